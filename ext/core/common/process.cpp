@@ -1,0 +1,105 @@
+#include "common/process.hpp"
+
+#include <unistd.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+namespace nativelock::process {
+namespace {
+
+std::string read_first_line(const char *path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+std::string link_target(const char *path) {
+    char buf[256];
+    ssize_t len = readlink(path, buf, sizeof buf - 1);
+    return len > 0 ? std::string(buf, static_cast<std::size_t>(len)) : std::string();
+}
+
+std::string hostname() {
+    char buf[256] = {0};
+    if (gethostname(buf, sizeof buf - 1) != 0) return "";
+    return buf;
+}
+
+// The identity cache is per process; a forked child sees a different getpid() and rebuilds it.
+std::mutex identity_mutex;
+Identity cached_identity;
+
+}  // namespace
+
+std::optional<std::uint64_t> start_ticks(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    std::ifstream in(path);
+    if (!in) return std::nullopt;
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // The command name (field 2) may contain spaces and parentheses: fields resume after the
+    // last ')'.
+    auto close = stat.rfind(')');
+    if (close == std::string::npos) return std::nullopt;
+    std::istringstream fields(stat.substr(close + 1));
+    std::string field;
+    // After ')' come fields 3..; starttime is field 22, the 20th after the name.
+    for (int i = 3; i <= 22; ++i) {
+        if (!(fields >> field)) return std::nullopt;
+    }
+    try {
+        return std::stoull(field);
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+bool exists(pid_t pid) {
+    if (pid <= 0) return false;
+    return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+std::optional<std::int64_t> boot_time() {
+    std::ifstream in("/proc/stat");
+    std::string key;
+    while (in >> key) {
+        if (key == "btime") {
+            std::int64_t value = 0;
+            if (in >> value) return value;
+            return std::nullopt;
+        }
+        in.ignore(1 << 20, '\n');
+    }
+    return std::nullopt;
+}
+
+long ticks_per_second() {
+    static const long ticks = sysconf(_SC_CLK_TCK);
+    return ticks > 0 ? ticks : 100;
+}
+
+const Identity &self() {
+    std::lock_guard<std::mutex> guard(identity_mutex);
+    pid_t pid = getpid();
+    if (cached_identity.pid != pid) {
+        Identity id;
+        id.pid = pid;
+        id.host = hostname();
+        id.boot_id = read_first_line("/proc/sys/kernel/random/boot_id");
+        id.pid_namespace = link_target("/proc/self/ns/pid");
+        id.start_ticks = start_ticks(pid).value_or(0);
+        cached_identity = std::move(id);
+    }
+    return cached_identity;
+}
+
+pid_t current_pid() { return getpid(); }
+
+}  // namespace nativelock::process

@@ -1,0 +1,45 @@
+// Facts about processes that lock owners are judged by: who we are (host, boot, pid, start
+// time) and whether a recorded owner can still be alive.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace nativelock::process {
+
+// Identity of the calling process. Cached per pid, so it is recomputed after fork().
+struct Identity {
+    pid_t pid = 0;
+    std::string host;
+    std::string boot_id;
+    // Containers on one kernel share boot_id but not pids: owners are judged only in our own
+    // pid namespace.
+    std::string pid_namespace;
+    // Start time in clock ticks since boot (field 22 of /proc/PID/stat); with boot_id it names
+    // one process uniquely, even after its pid is reused.
+    std::uint64_t start_ticks = 0;
+};
+
+const Identity &self();
+
+// The pid of the caller, without a system call once cached (invalidated by fork).
+pid_t current_pid();
+
+enum class Liveness { Alive, Dead, Unknown };
+
+// Start time of a running process in ticks since boot, or nothing if it does not exist.
+std::optional<std::uint64_t> start_ticks(pid_t pid);
+
+// Whether a process with this pid exists (kill(pid, 0); EPERM counts as existing).
+bool exists(pid_t pid);
+
+// Seconds since the epoch at which this machine booted (from /proc/stat btime).
+std::optional<std::int64_t> boot_time();
+
+// Clock ticks per second used by /proc/PID/stat.
+long ticks_per_second();
+
+}  // namespace nativelock::process

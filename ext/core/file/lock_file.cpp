@@ -1,0 +1,252 @@
+#include "file/lock_file.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <utility>
+
+#include "common/fd.hpp"
+#include "common/process.hpp"
+#include "common/random.hpp"
+#include "file/name.hpp"
+#include "file/release_waiter.hpp"
+#include "file/staleness.hpp"
+
+namespace nativelock::file {
+namespace {
+
+// Owner records are small; anything larger is not one of ours and is judged unreadable.
+constexpr std::size_t kMaxRecordSize = 64 * 1024;
+// Temp-file names collide only if a random number repeats for our pid; retry a few times.
+constexpr int kTempNameAttempts = 8;
+// Rounds of link → holder gone or broken → link again, before reporting "already locked".
+constexpr int kLinkRounds = 4;
+
+std::string directory_of(const std::string &path) {
+    auto slash = path.rfind('/');
+    if (slash == std::string::npos) return ".";
+    if (slash == 0) return "/";
+    return path.substr(0, slash);
+}
+
+bool is_shared_filesystem(long type) {
+    switch (static_cast<unsigned long>(type)) {
+        case 0x6969:      // NFS
+        case 0x517B:      // SMB
+        case 0xFF534D42:  // CIFS
+        case 0xFE534D42:  // SMB2
+        case 0x01021997:  // 9P / v9fs
+        case 0x00C36400:  // Ceph
+        case 0x5346414F:  // AFS
+        case 0x6B414653:  // kAFS
+        case 0x0BD00BD0:  // Lustre
+        case 0x01161970:  // GFS2
+        case 0x7461636F:  // OCFS2
+        case 0x47504653:  // GPFS
+        case 0x65735546:  // FUSE (sshfs, glusterfs, s3fs …: may be shared)
+            return true;
+        default:
+            return false;
+    }
+}
+
+ssize_t write_all(int fd, const std::string &data) {
+    std::size_t done = 0;
+    while (done < data.size()) {
+        ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return static_cast<ssize_t>(done);
+}
+
+// The temp file lives only for the duration of one attempt.
+class TempFile {
+public:
+    TempFile(std::string path, UniqueFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
+    ~TempFile() { ::unlink(path_.c_str()); }
+    const std::string &path() const { return path_; }
+    int fd() const { return fd_.get(); }
+
+private:
+    std::string path_;
+    UniqueFd fd_;
+};
+
+// Reads the holder's record and file facts from an open lock file.
+HolderFacts read_holder(int fd, const struct stat &st, bool local_fs) {
+    HolderFacts facts;
+    facts.file_mtime = st.st_mtim.tv_sec;
+    facts.local_filesystem = local_fs;
+    if (st.st_size <= 0 || static_cast<std::size_t>(st.st_size) > kMaxRecordSize) return facts;
+    std::string text(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        ssize_t n = ::pread(fd, text.data() + got, text.size() - got, static_cast<off_t>(got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    text.resize(got);
+    facts.record = decode(text);
+    return facts;
+}
+
+}  // namespace
+
+LockFile::LockFile(std::string path) : path_(std::move(path)) {}
+
+bool LockFile::on_local_filesystem() const {
+    if (local_fs_ < 0) {
+        struct statfs fs;
+        local_fs_ = (::statfs(directory_of(path_).c_str(), &fs) == 0 && !is_shared_filesystem(fs.f_type)) ? 1 : 0;
+    }
+    return local_fs_ == 1;
+}
+
+bool LockFile::held_by_us() const { return held_ && owner_pid_ == process::current_pid(); }
+
+Status LockFile::try_acquire(const std::string &record, Contention *contention) {
+    Contention scratch;
+    if (!contention) contention = &scratch;
+    pid_t pid = process::current_pid();
+
+    UniqueFd fd;
+    std::string temp_path;
+    for (int i = 0; i < kTempNameAttempts && !fd; ++i) {
+        temp_path = temp_file_path(path_, pid, random::mt_rand_like());
+        fd.reset(::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                        0666));
+        // EEXIST also covers a symlink planted at that name: O_EXCL never follows it.
+        if (!fd && errno != EEXIST) break;
+    }
+    if (!fd) {
+        contention->error = errno;
+        return Status::FailedToObtain;
+    }
+    TempFile temp(std::move(temp_path), std::move(fd));
+    if (write_all(temp.fd(), record) < 0) {
+        contention->error = errno;
+        return Status::FailedToObtain;
+    }
+    Status status = Status::AlreadyLocked;
+    attempt_link(temp.path(), temp.fd(), contention, &status);
+    return status;
+}
+
+bool LockFile::attempt_link(const std::string &temp_path, int temp_fd, Contention *contention,
+                            Status *status) {
+    struct stat temp_st;
+    if (::fstat(temp_fd, &temp_st) != 0) {
+        contention->error = errno;
+        *status = Status::FailedToObtain;
+        return false;
+    }
+    for (int round = 0; round < kLinkRounds; ++round) {
+        bool linked = ::link(temp_path.c_str(), path_.c_str()) == 0;
+        int link_errno = errno;
+        if (!linked) {
+            // NFS: the reply to a successful link() can be lost and the retry fail with
+            // EEXIST; the link count of our own file tells the truth.
+            struct stat now;
+            linked = ::fstat(temp_fd, &now) == 0 && now.st_nlink >= 2;
+        }
+        if (linked) {
+            held_ = true;
+            owner_pid_ = process::current_pid();
+            dev_ = temp_st.st_dev;
+            ino_ = temp_st.st_ino;
+            *status = Status::Acquired;
+            return true;
+        }
+        if (link_errno != EEXIST) {
+            contention->error = link_errno;
+            *status = Status::FailedToObtain;
+            return false;
+        }
+        if (!break_if_dead(contention)) break;
+    }
+    *status = Status::AlreadyLocked;
+    return false;
+}
+
+bool LockFile::break_if_dead(Contention *contention) {
+    // O_NONBLOCK: a FIFO planted at the lock path must not hang us; O_NOFOLLOW: nor may a
+    // symlink lead us anywhere.
+    UniqueFd fd(::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    if (!fd) return errno == ENOENT;  // released meanwhile: link again
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+
+    const auto &self = process::self();
+    HolderFacts facts = read_holder(fd.get(), st, on_local_filesystem());
+    if (judge(facts, self, system_probe()) != Verdict::Dead) {
+        contention->local_owner = local_owner_pid(facts, self);
+        return false;
+    }
+    // Breakers of this inode serialize on its flock; whoever gets it first and still finds the
+    // same inode at the path removes it. The dead owner cannot unlink it, and a later owner's
+    // file is a different inode (ours is kept allocated by our open descriptor).
+    while (::flock(fd.get(), LOCK_EX) != 0) {
+        if (errno != EINTR) return false;  // no flock here (ENOLCK): never break unsafely
+    }
+    struct stat at_path;
+    if (::lstat(path_.c_str(), &at_path) != 0) return errno == ENOENT;
+    if (at_path.st_dev != st.st_dev || at_path.st_ino != st.st_ino) return true;
+    return ::unlink(path_.c_str()) == 0 || errno == ENOENT;
+}
+
+Status LockFile::acquire(const std::string &record, const Deadline &deadline,
+                         const std::function<bool()> &interrupted, Contention *contention) {
+    Contention scratch;
+    if (!contention) contention = &scratch;
+    ReleaseWaiter waiter(path_, on_local_filesystem());
+    for (;;) {
+        *contention = Contention{};
+        Status status = try_acquire(record, contention);
+        if (status != Status::AlreadyLocked || deadline.expired()) return status;
+        if (contention->local_owner && *contention->local_owner != process::current_pid()) {
+            waiter.watch_owner(*contention->local_owner);
+        }
+        waiter.wait(deadline);
+        if (interrupted && interrupted()) return Status::AlreadyLocked;
+    }
+}
+
+bool LockFile::release() {
+    if (!held_) return false;
+    held_ = false;
+    // After fork the child inherits this object; only the process that linked may unlink.
+    if (owner_pid_ != process::current_pid()) return false;
+    struct stat st;
+    if (::lstat(path_.c_str(), &st) != 0) return false;
+    if (st.st_dev != dev_ || st.st_ino != ino_) return false;  // no longer ours
+    return ::unlink(path_.c_str()) == 0;
+}
+
+void LockFile::force_release() {
+    held_ = false;
+    ::unlink(path_.c_str());
+}
+
+bool LockFile::is_locked() const {
+    UniqueFd fd(::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    if (!fd) {
+        if (errno == ENOENT || errno == ENOTDIR) return false;
+        struct stat st;
+        return ::lstat(path_.c_str(), &st) == 0;  // a symlink or unreadable file still blocks
+    }
+    struct stat st;
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return true;
+    HolderFacts facts = read_holder(fd.get(), st, on_local_filesystem());
+    return judge(facts, process::self(), system_probe()) != Verdict::Dead;
+}
+
+}  // namespace nativelock::file

@@ -1,0 +1,78 @@
+// The hard-link lock protocol on one lock file.
+//
+// Acquire: write the owner record to a unique temp file (O_CREAT|O_EXCL|O_NOFOLLOW), link() it
+// to the lock file, count success by the temp file's link count reaching 2 (on NFS a lost
+// reply can make link() report failure after it succeeded), remove the temp file. Release:
+// unlink the lock file if it is still the inode we linked. A lock whose owner is provably dead
+// is removed under flock() of that very inode, so concurrent breakers serialize and only the
+// first one, still seeing the same inode at the path, removes it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "common/deadline.hpp"
+
+namespace nativelock::file {
+
+// The original's return codes.
+enum class Status { Acquired = 1, AlreadyLocked = -1, FailedToObtain = -2 };
+
+// What a failed attempt learned about the holder, for the waiter.
+struct Contention {
+    std::optional<pid_t> local_owner;  // a live owner on this host whose death we can watch
+    int error = 0;                     // errno behind FailedToObtain
+};
+
+class LockFile {
+public:
+    explicit LockFile(std::string path);
+    LockFile(const LockFile &) = delete;
+    LockFile &operator=(const LockFile &) = delete;
+
+    const std::string &path() const { return path_; }
+
+    // One attempt (breaking a provably dead owner on the way). `record` is the owner record.
+    Status try_acquire(const std::string &record, Contention *contention = nullptr);
+
+    // Waits for the lock: inotify on the directory, the owner's pidfd, and a short adaptive
+    // poll for releases made on other NFS clients. `interrupted` is asked after every wake-up;
+    // returning true ends the wait with AlreadyLocked.
+    Status acquire(const std::string &record, const Deadline &deadline,
+                   const std::function<bool()> &interrupted, Contention *contention = nullptr);
+
+    // Whether this object holds the lock (and the calling process took it).
+    bool held_by_us() const;
+
+    // Removes the lock file if it is still ours. Returns whether it was removed. In a process
+    // other than the one that acquired (after fork) it only forgets the lock.
+    bool release();
+
+    // Removes the lock file whoever owns it (unlock(true)).
+    void force_release();
+
+    // Whether someone holds the lock: the file exists and its owner is not provably dead.
+    bool is_locked() const;
+
+    // Whether the directory holding the lock file is on a local filesystem.
+    bool on_local_filesystem() const;
+
+private:
+    bool attempt_link(const std::string &temp_path, int temp_fd, Contention *contention,
+                      Status *status);
+    // Inspects the current holder; removes it if provably dead. Returns true if removed (the
+    // caller should link again), false if the holder stands.
+    bool break_if_dead(Contention *contention);
+
+    std::string path_;
+    mutable int local_fs_ = -1;  // -1 unknown, else 0/1
+    bool held_ = false;
+    pid_t owner_pid_ = 0;
+    dev_t dev_ = 0;
+    ino_t ino_ = 0;
+};
+
+}  // namespace nativelock::file

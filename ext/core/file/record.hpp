@@ -1,0 +1,33 @@
+// The owner record stored in a lock file: PHP serialize() of an array, as the original class
+// writes it ({mypid, timestamp, name}), extended with what makes stale owners provable.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nativelock::file {
+
+struct OwnerRecord {
+    std::optional<std::int64_t> pid;  // "mypid"
+    std::string timestamp;             // "timestamp", d-m-Y H:i:s as date() formats it
+    std::string name;                  // "name", the unmapped lock name
+    std::string host;                  // "host"
+    std::string boot_id;               // "boot_id"
+    std::string pid_namespace;         // "pidns", e.g. "pid:[4026531836]"
+    std::optional<std::uint64_t> start_ticks;  // "start_time", ticks since boot
+    std::string token;                         // "token"
+
+    bool has_identity() const { return !host.empty() && !boot_id.empty(); }
+};
+
+// PHP serialize() of the record as an array, keys in the order above; the original's keys
+// come first so that its readers see what they expect.
+std::string encode(const OwnerRecord &record);
+
+// Reads any serialize()d array (including one from an overridden bake_data()), taking the
+// known keys and skipping everything else. Nothing if the text is not a serialized array.
+std::optional<OwnerRecord> decode(std::string_view text);
+
+}  // namespace nativelock::file

@@ -1,0 +1,40 @@
+// Blocks until a lock file may have been released: an inotify event naming it, the death of
+// its local owner (pidfd), or the fallback poll interval, whichever comes first.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+#include "common/deadline.hpp"
+#include "common/fd.hpp"
+
+namespace nativelock::file {
+
+class ReleaseWaiter {
+public:
+    // Watching starts here, before the caller's next attempt, so a release between a failed
+    // attempt and the wait is not missed.
+    ReleaseWaiter(const std::string &lock_path, bool local_filesystem);
+
+    // Also wake when this pid exits (no-op if pidfd_open is unavailable).
+    void watch_owner(pid_t pid);
+
+    enum class Wake { Released, OwnerDied, Poll, Deadline };
+    Wake wait(const Deadline &deadline);
+
+    bool has_inotify() const { return static_cast<bool>(inotify_); }
+
+private:
+    bool drain_inotify();
+
+    std::string basename_;
+    UniqueFd inotify_;
+    UniqueFd owner_pidfd_;
+    pid_t watched_pid_ = 0;
+    int poll_start_ms_;
+    int poll_ms_;
+    int poll_cap_ms_;
+};
+
+}  // namespace nativelock::file

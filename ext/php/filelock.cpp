@@ -1,0 +1,312 @@
+// Filelock: the PHP face of nativelock::file::LockFile.
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "php_nativelock.h"
+
+extern "C" {
+#include "Zend/zend_exceptions.h"
+#include "Zend/zend_interfaces.h"
+#include "ext/date/php_date.h"
+#include "ext/standard/php_var.h"
+#include "zend_smart_str.h"
+}
+
+#include <cmath>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "common/process.hpp"
+#include "common/random.hpp"
+#include "exceptions.h"
+#include "file/lock_file.hpp"
+#include "file/name.hpp"
+#include "file/record.hpp"
+#include "request_registry.h"
+
+#define LOCKFILE_SUCCESS 1
+#define LOCKFILE_ERROR_ALREADY_LOCKED -1
+#define LOCKFILE_ERROR_FAIL_TO_OBTAIN_LOCK -2
+
+#include "filelock_arginfo.h"
+
+namespace {
+
+using nativelock::file::LockFile;
+using nativelock::file::Status;
+using nativelock::php::RegistryEntry;
+
+zend_class_entry *filelock_ce;
+zend_object_handlers filelock_handlers;
+
+// C++ state, placement-constructed inside the zend_object allocation.
+struct FilelockState {
+    std::string name;
+    std::unique_ptr<LockFile> lock;
+    RegistryEntry held_entry;
+};
+
+struct FilelockObject {
+    FilelockState state;
+    zend_object std;
+};
+
+FilelockObject *from_object(zend_object *object) {
+    return reinterpret_cast<FilelockObject *>(reinterpret_cast<char *>(object) -
+                                              XtOffsetOf(FilelockObject, std));
+}
+
+FilelockObject *from_entry(RegistryEntry *entry) {
+    return reinterpret_cast<FilelockObject *>(reinterpret_cast<char *>(entry) -
+                                              XtOffsetOf(FilelockObject, state.held_entry));
+}
+
+// Runs at request end (RSHUTDOWN) for locks still held.
+void release_at_request_end(RegistryEntry *entry) noexcept {
+    auto &state = from_entry(entry)->state;
+    try {
+        if (state.lock) state.lock->release();
+    } catch (...) {
+        // Nothing to report to at request end; the lock file stays as after a crash.
+    }
+}
+
+zend_object *create_object(zend_class_entry *ce) {
+    auto *object = static_cast<FilelockObject *>(zend_object_alloc(sizeof(FilelockObject), ce));
+    new (&object->state) FilelockState();
+    object->state.held_entry.release = release_at_request_end;
+    object->state.held_entry.phase = nativelock::php::kReleaseAtRequestShutdown;
+    zend_object_std_init(&object->std, ce);
+    object_properties_init(&object->std, ce);
+    object->std.handlers = &filelock_handlers;
+    return &object->std;
+}
+
+// Releasing here (not in dtor_obj) covers objects destroyed mid-request; RSHUTDOWN has
+// already released and unlinked anything still held when the request ended.
+void free_object(zend_object *object) {
+    auto *self = from_object(object);
+    nativelock::php::registry_remove(&self->state.held_entry);
+    if (NATIVELOCK_G(auto_release)) release_at_request_end(&self->state.held_entry);
+    self->state.~FilelockState();
+    zend_object_std_dtor(object);
+}
+
+LockFile *lock_of(zend_object *object) {
+    LockFile *lock = from_object(object)->state.lock.get();
+    if (!lock) zend_throw_error(nullptr, "Filelock object is not initialized: its constructor was not called");
+    return lock;
+}
+
+// date('d-m-Y H:i:s'), cached for the current second.
+const char *timestamp_now() {
+    time_t now = time(nullptr);
+    if (now != NATIVELOCK_G(timestamp_second) || !NATIVELOCK_G(timestamp_text)[0]) {
+        zend_string *text = php_format_date("d-m-Y H:i:s", sizeof("d-m-Y H:i:s") - 1, now, 1);
+        snprintf(NATIVELOCK_G(timestamp_text), sizeof NATIVELOCK_G(timestamp_text), "%s",
+                 ZSTR_VAL(text));
+        zend_string_release(text);
+        NATIVELOCK_G(timestamp_second) = now;
+    }
+    return NATIVELOCK_G(timestamp_text);
+}
+
+nativelock::file::OwnerRecord default_record(const std::string &name) {
+    const auto &self = nativelock::process::self();
+    nativelock::file::OwnerRecord record;
+    record.pid = self.pid;
+    record.timestamp = timestamp_now();
+    record.name = name;
+    record.host = self.host;
+    record.boot_id = self.boot_id;
+    record.pid_namespace = self.pid_namespace;
+    record.start_ticks = self.start_ticks;
+    record.token = nativelock::random::hex_token(16);
+    return record;
+}
+
+bool bake_data_overridden(zend_object *object) {
+    if (object->ce == filelock_ce) return false;
+    auto *fn = static_cast<zend_function *>(
+        zend_hash_str_find_ptr(&object->ce->function_table, "bake_data", sizeof("bake_data") - 1));
+    return fn && fn->common.scope != filelock_ce;
+}
+
+// The serialized owner record. An overriding bake_data() is called (it is user code, so no
+// C++ object with a destructor is alive here) and serialize()d like the original does.
+zend_string *owner_record(zend_object *object) {
+    if (!bake_data_overridden(object)) return nullptr;
+    zval data;
+    zend_call_method_with_0_params(object, object->ce, nullptr, "bake_data", &data);
+    if (EG(exception)) {
+        zval_ptr_dtor(&data);
+        return nullptr;
+    }
+    smart_str buf = {0};
+    php_serialize_data_t var_hash;
+    PHP_VAR_SERIALIZE_INIT(var_hash);
+    php_var_serialize(&buf, &data, &var_hash);
+    PHP_VAR_SERIALIZE_DESTROY(var_hash);
+    zval_ptr_dtor(&data);
+    if (EG(exception)) {
+        smart_str_free(&buf);
+        return nullptr;
+    }
+    return smart_str_extract(&buf);
+}
+
+void track(zend_object *object) {
+    if (NATIVELOCK_G(auto_release)) nativelock::php::registry_add(&from_object(object)->state.held_entry);
+}
+
+// The record for the next attempt: from an overriding bake_data(), else built natively.
+// Returns false if bake_data() threw.
+bool record_for(zend_object *object, std::string &record) {
+    zend_string *custom = owner_record(object);
+    if (EG(exception)) return false;
+    if (custom) {
+        record.assign(ZSTR_VAL(custom), ZSTR_LEN(custom));
+        zend_string_release(custom);
+    } else {
+        record = nativelock::file::encode(default_record(from_object(object)->state.name));
+    }
+    return true;
+}
+
+bool php_interrupted() { return zend_atomic_bool_load_ex(&EG(vm_interrupt)); }
+
+}  // namespace
+
+ZEND_METHOD(Filelock, __construct) {
+    zend_string *name;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+        Z_PARAM_STR(name)
+    ZEND_PARSE_PARAMETERS_END();
+
+    // Like the original, the path is fixed at construction from Filelock::$lockpath.
+    zval *lockpath_zv = zend_read_static_property(filelock_ce, "lockpath", sizeof("lockpath") - 1, 0);
+    zend_string *lockpath = lockpath_zv ? zval_try_get_string(lockpath_zv) : ZSTR_EMPTY_ALLOC();
+    if (!lockpath) RETURN_THROWS();
+    auto &state = from_object(Z_OBJ_P(ZEND_THIS))->state;
+    NL_TRY
+        std::string path = nativelock::file::lock_file_path(
+            std::string_view(ZSTR_VAL(lockpath), ZSTR_LEN(lockpath)),
+            std::string_view(ZSTR_VAL(name), ZSTR_LEN(name)));
+        zend_string_release(lockpath);
+        lockpath = nullptr;
+        if (state.lock && state.lock->held_by_us()) {
+            state.lock->release();
+            nativelock::php::registry_remove(&state.held_entry);
+        }
+        state.name.assign(ZSTR_VAL(name), ZSTR_LEN(name));
+        state.lock = std::make_unique<LockFile>(std::move(path));
+    } catch (...) {
+        if (lockpath) zend_string_release(lockpath);
+        nativelock::php::throw_current_exception(nullptr, nullptr);
+        RETURN_THROWS();
+    }
+}
+
+ZEND_METHOD(Filelock, is_locked) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockFile *lock = lock_of(Z_OBJ_P(ZEND_THIS));
+    if (!lock) RETURN_THROWS();
+    NL_TRY
+        RETURN_BOOL(lock->is_locked());
+    NL_CATCH(nullptr, "Filelock::is_locked()")
+}
+
+ZEND_METHOD(Filelock, try_lock) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    LockFile *lock = lock_of(object);
+    if (!lock) RETURN_THROWS();
+    std::string record;
+    if (!record_for(object, record)) RETURN_THROWS();
+    NL_TRY
+        Status status = lock->try_acquire(record);
+        if (status == Status::Acquired) track(object);
+        RETURN_LONG(static_cast<zend_long>(status));
+    NL_CATCH(nullptr, "Filelock::try_lock()")
+}
+
+ZEND_METHOD(Filelock, lock) {
+    double timeout = 0;
+    bool timeout_is_null = true;
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_DOUBLE_OR_NULL(timeout, timeout_is_null)
+    ZEND_PARSE_PARAMETERS_END();
+    if (!timeout_is_null && (std::isnan(timeout) || timeout < 0)) {
+        zend_argument_value_error(1, "must be null or a number of seconds >= 0");
+        RETURN_THROWS();
+    }
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    LockFile *lock = lock_of(object);
+    if (!lock) RETURN_THROWS();
+    std::string record;
+    if (!record_for(object, record)) RETURN_THROWS();
+    NL_TRY
+        auto deadline = (timeout_is_null || std::isinf(timeout))
+                            ? nativelock::Deadline::never()
+                            : nativelock::Deadline::after(timeout);
+        Status status = lock->acquire(record, deadline, php_interrupted);
+        if (status == Status::Acquired) track(object);
+        RETURN_LONG(static_cast<zend_long>(status));
+    NL_CATCH(nullptr, "Filelock::lock()")
+}
+
+ZEND_METHOD(Filelock, unlock) {
+    zval *force = nullptr;
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+        Z_PARAM_OPTIONAL
+        Z_PARAM_ZVAL(force)
+    ZEND_PARSE_PARAMETERS_END();
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    LockFile *lock = lock_of(object);
+    if (!lock) RETURN_THROWS();
+    nativelock::php::registry_remove(&from_object(object)->state.held_entry);
+    NL_TRY
+        if (force && zend_is_true(force)) {
+            lock->force_release();
+        } else {
+            lock->release();
+        }
+    NL_CATCH(nullptr, "Filelock::unlock()")
+}
+
+ZEND_METHOD(Filelock, bake_data) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    auto &state = from_object(Z_OBJ_P(ZEND_THIS))->state;
+    nativelock::file::OwnerRecord record;
+    NL_TRY
+        record = default_record(state.name);
+    NL_CATCH(nullptr, "Filelock::bake_data()")
+    array_init_size(return_value, 8);
+    add_assoc_long(return_value, "mypid", static_cast<zend_long>(*record.pid));
+    add_assoc_stringl(return_value, "timestamp", record.timestamp.data(), record.timestamp.size());
+    add_assoc_stringl(return_value, "name", record.name.data(), record.name.size());
+    add_assoc_stringl(return_value, "host", record.host.data(), record.host.size());
+    add_assoc_stringl(return_value, "boot_id", record.boot_id.data(), record.boot_id.size());
+    add_assoc_stringl(return_value, "pidns", record.pid_namespace.data(), record.pid_namespace.size());
+    add_assoc_long(return_value, "start_time", static_cast<zend_long>(*record.start_ticks));
+    add_assoc_stringl(return_value, "token", record.token.data(), record.token.size());
+}
+
+void nativelock_filelock_minit(int module_number) {
+    register_filelock_symbols(module_number);
+    filelock_ce = register_class_Filelock();
+    filelock_ce->create_object = create_object;
+    memcpy(&filelock_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
+    filelock_handlers.offset = XtOffsetOf(FilelockObject, std);
+    filelock_handlers.free_obj = free_object;
+    filelock_handlers.clone_obj = nullptr;
+}
+
+void nativelock_filelock_rinit() {
+    // Filelock::$lockpath starts each request at the INI default.
+    const char *path = NATIVELOCK_G(lockpath) ? NATIVELOCK_G(lockpath) : "/tmp/";
+    zend_update_static_property_string(filelock_ce, "lockpath", sizeof("lockpath") - 1, path);
+}

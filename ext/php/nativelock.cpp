@@ -1,0 +1,156 @@
+// The module: INI settings, lifecycle hooks and phpinfo(). Classes live in their own files.
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "php_nativelock.h"
+
+extern "C" {
+#include "ext/standard/info.h"
+#include "php_ini.h"
+}
+
+#include <hiredis/hiredis.h>
+#include <mysql.h>
+
+#include "request_registry.h"
+
+ZEND_DECLARE_MODULE_GLOBALS(nativelock)
+
+namespace {
+
+ZEND_INI_MH(OnUpdateTimeout) {
+    double value = zend_strtod(ZSTR_VAL(new_value), nullptr);
+    if (!(value > 0) || value > 86400) {
+        php_error_docref(nullptr, E_WARNING, "%s must be a number of seconds in (0, 86400], \"%s\" given",
+                         ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
+        return FAILURE;
+    }
+    return OnUpdateReal(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+ZEND_INI_MH(OnUpdateSharedLockDriver) {
+    if (!zend_string_equals_literal(new_value, "native") &&
+        !zend_string_equals_literal(new_value, "pdo")) {
+        php_error_docref(nullptr, E_WARNING,
+                         "nativelock.sharedlock_driver must be \"native\" or \"pdo\", \"%s\" given",
+                         ZSTR_VAL(new_value));
+        return FAILURE;
+    }
+    return OnUpdateString(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
+}  // namespace
+
+PHP_INI_BEGIN()
+STD_PHP_INI_ENTRY("nativelock.lockpath", "/tmp/", PHP_INI_ALL, OnUpdateString, lockpath,
+                  zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_BOOLEAN("nativelock.auto_release", "1", PHP_INI_ALL, OnUpdateBool, auto_release,
+                    zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_ENTRY("nativelock.redis_connect_timeout", "2", PHP_INI_ALL, OnUpdateTimeout,
+                  redis_connect_timeout, zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_ENTRY("nativelock.redis_read_timeout", "5", PHP_INI_ALL, OnUpdateTimeout,
+                  redis_read_timeout, zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_ENTRY("nativelock.mysql_connect_timeout", "2", PHP_INI_ALL, OnUpdateTimeout,
+                  mysql_connect_timeout, zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_ENTRY("nativelock.mysql_read_timeout", "30", PHP_INI_ALL, OnUpdateTimeout,
+                  mysql_read_timeout, zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_ENTRY("nativelock.sharedlock_driver", "native", PHP_INI_ALL,
+                  OnUpdateSharedLockDriver, sharedlock_driver, zend_nativelock_globals,
+                  nativelock_globals)
+PHP_INI_END()
+
+static PHP_GINIT_FUNCTION(nativelock) {
+#if defined(COMPILE_DL_NATIVELOCK) && defined(ZTS)
+    ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+    memset(nativelock_globals, 0, sizeof(*nativelock_globals));
+}
+
+static PHP_MINIT_FUNCTION(nativelock) {
+    REGISTER_INI_ENTRIES();
+    nativelock_filelock_minit(module_number);
+    nativelock_redislock_minit(module_number);
+    nativelock_sharedlock_minit(module_number);
+    return SUCCESS;
+}
+
+static PHP_MSHUTDOWN_FUNCTION(nativelock) {
+    nativelock_redislock_mshutdown();
+    nativelock_sharedlock_mshutdown();
+    UNREGISTER_INI_ENTRIES();
+    return SUCCESS;
+}
+
+static PHP_RINIT_FUNCTION(nativelock) {
+#if defined(COMPILE_DL_NATIVELOCK) && defined(ZTS)
+    ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+    NATIVELOCK_G(held_locks) = nullptr;
+    nativelock_filelock_rinit();
+    nativelock_sharedlock_rinit();
+    return SUCCESS;
+}
+
+// Runs after a normal end, exit(), an uncaught exception and fatal errors alike, before the
+// object store is freed: every lock still held by this request is released here, and only
+// then may pooled connections be handed to the next request.
+static PHP_RSHUTDOWN_FUNCTION(nativelock) {
+    nativelock::php::registry_drain(nativelock::php::kReleaseAtShutdownFunction);
+    nativelock::php::registry_drain(nativelock::php::kReleaseAtRequestShutdown);
+    nativelock_redislock_rshutdown();
+    nativelock_sharedlock_rshutdown();
+    return SUCCESS;
+}
+
+static PHP_MINFO_FUNCTION(nativelock) {
+    char hiredis_version[32];
+    snprintf(hiredis_version, sizeof hiredis_version, "%d.%d.%d", HIREDIS_MAJOR, HIREDIS_MINOR,
+             HIREDIS_PATCH);
+    php_info_print_table_start();
+    php_info_print_table_header(2, "nativelock support", "enabled");
+    php_info_print_table_row(2, "Version", PHP_NATIVELOCK_VERSION);
+    php_info_print_table_row(2, "Classes", "Filelock, RedisLock, ItsMieger\\MySqlSharedLocks\\SharedLock");
+    php_info_print_table_row(2, "Filelock backend", "hard-link protocol, inotify + pidfd wake-up");
+    php_info_print_table_row(2, "hiredis version", hiredis_version);
+    php_info_print_table_row(2, "MySQL client library", mysql_get_client_info());
+    php_info_print_table_end();
+    nativelock_redislock_minfo();
+    nativelock_sharedlock_minfo();
+    DISPLAY_INI_ENTRIES();
+}
+
+static const zend_module_dep nativelock_deps[] = {
+    ZEND_MOD_REQUIRED("spl")
+    ZEND_MOD_OPTIONAL("pdo")
+    ZEND_MOD_OPTIONAL("redis")
+    ZEND_MOD_END
+};
+
+zend_module_entry nativelock_module_entry = {
+    STANDARD_MODULE_HEADER_EX,
+    nullptr,
+    nativelock_deps,
+    "nativelock",
+    nullptr,
+    PHP_MINIT(nativelock),
+    PHP_MSHUTDOWN(nativelock),
+    PHP_RINIT(nativelock),
+    PHP_RSHUTDOWN(nativelock),
+    PHP_MINFO(nativelock),
+    PHP_NATIVELOCK_VERSION,
+    PHP_MODULE_GLOBALS(nativelock),
+    PHP_GINIT(nativelock),
+    nullptr,
+    nullptr,
+    STANDARD_MODULE_PROPERTIES_EX,
+};
+
+#ifdef COMPILE_DL_NATIVELOCK
+#ifdef ZTS
+ZEND_TSRMLS_CACHE_DEFINE()
+#endif
+extern "C" {
+ZEND_GET_MODULE(nativelock)
+}
+#endif

@@ -1,0 +1,53 @@
+// Module entry, globals and the pieces every class file of the shim shares.
+#ifndef PHP_NATIVELOCK_H
+#define PHP_NATIVELOCK_H
+
+extern "C" {
+#include "php.h"
+}
+
+#define PHP_NATIVELOCK_VERSION "0.1.0"
+
+extern zend_module_entry nativelock_module_entry;
+#define phpext_nativelock_ptr &nativelock_module_entry
+
+namespace nativelock::php {
+struct RegistryEntry;
+}
+
+ZEND_BEGIN_MODULE_GLOBALS(nativelock)
+    char *lockpath;
+    bool auto_release;
+    double redis_connect_timeout;
+    double redis_read_timeout;
+    double mysql_connect_timeout;
+    double mysql_read_timeout;
+    char *sharedlock_driver;
+    // Held locks of this request, released at request end (see request_registry.h).
+    nativelock::php::RegistryEntry *held_locks;
+    // date('d-m-Y H:i:s') of the last second asked, for owner records.
+    time_t timestamp_second;
+    char timestamp_text[32];
+ZEND_END_MODULE_GLOBALS(nativelock)
+
+ZEND_EXTERN_MODULE_GLOBALS(nativelock)
+#define NATIVELOCK_G(v) ZEND_MODULE_GLOBALS_ACCESSOR(nativelock, v)
+
+#if defined(ZTS) && defined(COMPILE_DL_NATIVELOCK)
+ZEND_TSRMLS_CACHE_EXTERN()
+#endif
+
+// Per-class hooks called by the module file. Each class file defines its own.
+void nativelock_filelock_minit(int module_number);
+void nativelock_filelock_rinit();
+void nativelock_redislock_minit(int module_number);
+void nativelock_redislock_rshutdown();
+void nativelock_redislock_mshutdown();
+void nativelock_redislock_minfo();
+void nativelock_sharedlock_minit(int module_number);
+void nativelock_sharedlock_rinit();
+void nativelock_sharedlock_rshutdown();
+void nativelock_sharedlock_mshutdown();
+void nativelock_sharedlock_minfo();
+
+#endif
