@@ -63,7 +63,18 @@ std::optional<std::uint64_t> start_ticks(pid_t pid) {
 
 bool exists(pid_t pid) {
     if (pid <= 0) return false;
-    return kill(pid, 0) == 0 || errno == EPERM;
+    if (kill(pid, 0) != 0 && errno != EPERM) return false;
+    // A zombie has exited: it holds nothing any more, even though its pid is still taken.
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    std::ifstream in(path);
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto close = stat.rfind(')');
+    if (close != std::string::npos && close + 2 < stat.size()) {
+        char state = stat[close + 2];
+        if (state == 'Z' || state == 'X') return false;
+    }
+    return true;
 }
 
 std::optional<std::int64_t> boot_time() {

@@ -33,7 +33,7 @@ enum class Liveness { Alive, Dead, Unknown };
 // Start time of a running process in ticks since boot, or nothing if it does not exist.
 std::optional<std::uint64_t> start_ticks(pid_t pid);
 
-// Whether a process with this pid exists (kill(pid, 0); EPERM counts as existing).
+// Whether a process with this pid is running (kill(pid, 0), EPERM counts; zombies do not).
 bool exists(pid_t pid);
 
 // Seconds since the epoch at which this machine booted (from /proc/stat btime).

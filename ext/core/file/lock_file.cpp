@@ -67,13 +67,15 @@ ssize_t write_all(int fd, const std::string &data) {
     return static_cast<ssize_t>(done);
 }
 
-// The temp file lives only for the duration of one attempt.
+// The temp file's name lives only for the duration of one attempt; its descriptor is taken
+// over by the lock on success.
 class TempFile {
 public:
     TempFile(std::string path, UniqueFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
     ~TempFile() { ::unlink(path_.c_str()); }
     const std::string &path() const { return path_; }
     int fd() const { return fd_.get(); }
+    UniqueFd &descriptor() { return fd_; }
 
 private:
     std::string path_;
@@ -137,14 +139,14 @@ Status LockFile::try_acquire(const std::string &record, Contention *contention) 
         return Status::FailedToObtain;
     }
     Status status = Status::AlreadyLocked;
-    attempt_link(temp.path(), temp.fd(), contention, &status);
+    attempt_link(temp.path(), temp.descriptor(), contention, &status);
     return status;
 }
 
-bool LockFile::attempt_link(const std::string &temp_path, int temp_fd, Contention *contention,
-                            Status *status) {
+bool LockFile::attempt_link(const std::string &temp_path, UniqueFd &temp_fd,
+                            Contention *contention, Status *status) {
     struct stat temp_st;
-    if (::fstat(temp_fd, &temp_st) != 0) {
+    if (::fstat(temp_fd.get(), &temp_st) != 0) {
         contention->error = errno;
         *status = Status::FailedToObtain;
         return false;
@@ -156,13 +158,14 @@ bool LockFile::attempt_link(const std::string &temp_path, int temp_fd, Contentio
             // NFS: the reply to a successful link() can be lost and the retry fail with
             // EEXIST; the link count of our own file tells the truth.
             struct stat now;
-            linked = ::fstat(temp_fd, &now) == 0 && now.st_nlink >= 2;
+            linked = ::fstat(temp_fd.get(), &now) == 0 && now.st_nlink >= 2;
         }
         if (linked) {
             held_ = true;
             owner_pid_ = process::current_pid();
             dev_ = temp_st.st_dev;
             ino_ = temp_st.st_ino;
+            held_fd_ = std::move(temp_fd);
             *status = Status::Acquired;
             return true;
         }
@@ -223,6 +226,7 @@ Status LockFile::acquire(const std::string &record, const Deadline &deadline,
 bool LockFile::release() {
     if (!held_) return false;
     held_ = false;
+    UniqueFd keep_inode = std::move(held_fd_);  // closed only after the unlink below
     // After fork the child inherits this object; only the process that linked may unlink.
     if (owner_pid_ != process::current_pid()) return false;
     struct stat st;
@@ -234,6 +238,7 @@ bool LockFile::release() {
 void LockFile::force_release() {
     held_ = false;
     ::unlink(path_.c_str());
+    held_fd_.reset();
 }
 
 bool LockFile::is_locked() const {

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "common/deadline.hpp"
+#include "common/fd.hpp"
 
 namespace nativelock::file {
 
@@ -61,7 +62,7 @@ public:
     bool on_local_filesystem() const;
 
 private:
-    bool attempt_link(const std::string &temp_path, int temp_fd, Contention *contention,
+    bool attempt_link(const std::string &temp_path, UniqueFd &temp_fd, Contention *contention,
                       Status *status);
     // Inspects the current holder; removes it if provably dead. Returns true if removed (the
     // caller should link again), false if the holder stands.
@@ -73,6 +74,9 @@ private:
     pid_t owner_pid_ = 0;
     dev_t dev_ = 0;
     ino_t ino_ = 0;
+    // Kept open while held: an inode that is still open cannot be freed and its number
+    // reused, so dev/ino at the path identify our lock file exactly.
+    UniqueFd held_fd_;
 };
 
 }  // namespace nativelock::file

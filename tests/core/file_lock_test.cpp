@@ -1,0 +1,291 @@
+// The lock-file protocol against the real filesystem, with forked processes as other owners.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "file/lock_file.hpp"
+#include "file/name.hpp"
+#include "file/record.hpp"
+#include "common/process.hpp"
+
+using namespace nativelock;
+using namespace nativelock::file;
+
+namespace {
+
+class FileLockTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/nl-core-XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        dir_ = std::string(tmpl) + "/";
+        path_ = lock_file_path(dir_, "unit lock");
+    }
+    void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+    static std::string record() {
+        const auto &self = process::self();
+        OwnerRecord r;
+        r.pid = self.pid;
+        r.host = self.host;
+        r.boot_id = self.boot_id;
+        r.pid_namespace = self.pid_namespace;
+        r.start_ticks = self.start_ticks;
+        r.name = "unit lock";
+        return encode(r);
+    }
+
+    static std::string slurp(const std::string &path) {
+        std::ifstream in(path);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    }
+
+    size_t entries() const {
+        size_t n = 0;
+        std::string cmd = "ls -A '" + dir_ + "' | wc -l";
+        FILE *p = popen(cmd.c_str(), "r");
+        if (fscanf(p, "%zu", &n) != 1) n = 999;
+        pclose(p);
+        return n;
+    }
+
+    std::string dir_;
+    std::string path_;
+};
+
+// Runs fn in a child process and returns its exit status.
+template <class Fn>
+pid_t fork_child(Fn fn) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        int code = 0;
+        try {
+            code = fn();
+        } catch (...) {
+            code = 99;
+        }
+        _exit(code);
+    }
+    return pid;
+}
+
+int wait_status(pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_F(FileLockTest, AcquireWritesRecordAndLeavesNoTempFile) {
+    LockFile lock(path_);
+    ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
+    EXPECT_TRUE(lock.held_by_us());
+    EXPECT_EQ(slurp(path_), record());
+    EXPECT_EQ(entries(), 1u);  // only the lock file itself
+    EXPECT_TRUE(lock.release());
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(FileLockTest, SecondOwnerInSameProcessIsRefused) {
+    LockFile a(path_), b(path_);
+    ASSERT_EQ(a.try_acquire(record()), Status::Acquired);
+    EXPECT_EQ(b.try_acquire(record()), Status::AlreadyLocked);
+    EXPECT_TRUE(b.is_locked());
+    EXPECT_EQ(entries(), 1u);
+}
+
+TEST_F(FileLockTest, ReleaseLeavesSomeoneElsesFileAlone) {
+    LockFile lock(path_);
+    ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
+    // Someone forcibly removed ours and another owner took it.
+    ASSERT_EQ(unlink(path_.c_str()), 0);
+    LockFile other(path_);
+    ASSERT_EQ(other.try_acquire(record()), Status::Acquired);
+    EXPECT_FALSE(lock.release());
+    EXPECT_TRUE(other.is_locked());
+    EXPECT_TRUE(other.release());
+}
+
+TEST_F(FileLockTest, ForceReleaseRemovesAnyOwner) {
+    LockFile a(path_), b(path_);
+    ASSERT_EQ(a.try_acquire(record()), Status::Acquired);
+    b.force_release();
+    EXPECT_FALSE(b.is_locked());
+}
+
+TEST_F(FileLockTest, DeadOwnerIsBrokenByNextAttempt) {
+    pid_t child = fork_child([&] {
+        LockFile lock(path_);
+        return lock.try_acquire(record()) == Status::Acquired ? 0 : 1;  // exits holding it
+    });
+    ASSERT_EQ(wait_status(child), 0);
+    ASSERT_EQ(access(path_.c_str(), F_OK), 0);
+    LockFile lock(path_);
+    EXPECT_FALSE(lock.is_locked());
+    EXPECT_EQ(lock.try_acquire(record()), Status::Acquired);
+}
+
+TEST_F(FileLockTest, LiveOwnerInAnotherProcessIsNotBroken) {
+    int ready[2], done[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(done), 0);
+    pid_t child = fork_child([&] {
+        close(done[1]);  // so that the parent's close is the EOF we wait for
+        LockFile lock(path_);
+        if (lock.try_acquire(record()) != Status::Acquired) return 1;
+        char c = 1;
+        if (write(ready[1], &c, 1) != 1) return 2;
+        if (read(done[0], &c, 1) < 0) return 3;
+        return 0;
+    });
+    char c;
+    ASSERT_EQ(read(ready[0], &c, 1), 1);
+    LockFile lock(path_);
+    EXPECT_TRUE(lock.is_locked());
+    EXPECT_EQ(lock.try_acquire(record()), Status::AlreadyLocked);
+    close(done[1]);
+    EXPECT_EQ(wait_status(child), 0);
+}
+
+TEST_F(FileLockTest, ConcurrentBreakersOfOneStaleLockEndWithExactlyOneOwner) {
+    for (int trial = 0; trial < 10; ++trial) {
+        pid_t dead = fork_child([&] {
+            LockFile lock(path_);
+            return lock.try_acquire(record()) == Status::Acquired ? 0 : 1;
+        });
+        ASSERT_EQ(wait_status(dead), 0);
+
+        int gate[2];
+        ASSERT_EQ(pipe(gate), 0);
+        std::vector<pid_t> breakers;
+        for (int i = 0; i < 8; ++i) {
+            breakers.push_back(fork_child([&] {
+                close(gate[1]);
+                char c;
+                if (read(gate[0], &c, 1) < 0) return 3;  // all start together
+                LockFile lock(path_);
+                Status s = lock.try_acquire(record());
+                // Stay alive so the others cannot judge the winner dead.
+                std::this_thread::sleep_for(std::chrono::milliseconds(300));
+                return s == Status::Acquired ? 0 : 1;
+            }));
+        }
+        close(gate[0]);
+        close(gate[1]);
+        int winners = 0;
+        for (pid_t p : breakers) winners += wait_status(p) == 0;
+        EXPECT_EQ(winners, 1) << "trial " << trial;
+        unlink(path_.c_str());
+    }
+}
+
+TEST_F(FileLockTest, ForkedChildDoesNotReleaseParentsLock) {
+    LockFile lock(path_);
+    ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
+    pid_t child = fork_child([&] { return lock.release() ? 1 : 0; });
+    EXPECT_EQ(wait_status(child), 0);
+    EXPECT_EQ(access(path_.c_str(), F_OK), 0);
+    EXPECT_TRUE(lock.held_by_us());
+    EXPECT_TRUE(lock.release());
+}
+
+TEST_F(FileLockTest, BlockingAcquireWakesOnRelease) {
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    pid_t child = fork_child([&] {
+        LockFile lock(path_);
+        if (lock.try_acquire(record()) != Status::Acquired) return 1;
+        char c = 1;
+        if (write(ready[1], &c, 1) != 1) return 2;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        return lock.release() ? 0 : 4;
+    });
+    char c;
+    ASSERT_EQ(read(ready[0], &c, 1), 1);
+    LockFile lock(path_);
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(lock.acquire(record(), Deadline::after(10), nullptr), Status::Acquired);
+    auto waited = std::chrono::steady_clock::now() - start;
+    EXPECT_LT(waited, std::chrono::seconds(5));
+    EXPECT_EQ(wait_status(child), 0);
+}
+
+TEST_F(FileLockTest, BlockingAcquireWakesWhenOwnerDies) {
+    int ready[2];
+    ASSERT_EQ(pipe(ready), 0);
+    pid_t child = fork_child([&] {
+        LockFile lock(path_);
+        if (lock.try_acquire(record()) != Status::Acquired) return 1;
+        char c = 1;
+        if (write(ready[1], &c, 1) != 1) return 2;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        return 0;  // dies holding the lock
+    });
+    char c;
+    ASSERT_EQ(read(ready[0], &c, 1), 1);
+    std::thread reaper([&] { wait_status(child); });
+    LockFile lock(path_);
+    EXPECT_EQ(lock.acquire(record(), Deadline::after(10), nullptr), Status::Acquired);
+    reaper.join();
+}
+
+TEST_F(FileLockTest, BlockingAcquireTimesOut) {
+    LockFile holder(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    LockFile lock(path_);
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(lock.acquire(record(), Deadline::after(0.2), nullptr), Status::AlreadyLocked);
+    auto waited = std::chrono::steady_clock::now() - start;
+    EXPECT_GE(waited, std::chrono::milliseconds(190));
+    EXPECT_LT(waited, std::chrono::seconds(3));
+}
+
+TEST_F(FileLockTest, InterruptEndsTheWait) {
+    LockFile holder(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    LockFile lock(path_);
+    int calls = 0;
+    EXPECT_EQ(lock.acquire(record(), Deadline::never(), [&] { return ++calls >= 2; }),
+              Status::AlreadyLocked);
+    EXPECT_EQ(calls, 2);
+}
+
+TEST_F(FileLockTest, PlantedSymlinkIsNeverFollowedNorRemoved) {
+    std::string target = dir_ + "target";
+    { std::ofstream(target) << "precious"; }
+    ASSERT_EQ(symlink(target.c_str(), path_.c_str()), 0);
+    LockFile lock(path_);
+    EXPECT_EQ(lock.try_acquire(record()), Status::AlreadyLocked);
+    EXPECT_TRUE(lock.is_locked());
+    EXPECT_EQ(slurp(target), "precious");
+    struct stat st;
+    ASSERT_EQ(lstat(path_.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
+}
+
+TEST_F(FileLockTest, MissingDirectoryFailsToObtain) {
+    LockFile lock(dir_ + "missing/x.lock");
+    Contention c;
+    EXPECT_EQ(lock.try_acquire(record(), &c), Status::FailedToObtain);
+    EXPECT_EQ(c.error, ENOENT);
+    EXPECT_FALSE(lock.is_locked());
+}
+
+TEST_F(FileLockTest, ForeignRecordIsNeverBroken) {
+    // Unreadable junk in the lock file: not provably dead, so it stands.
+    { std::ofstream(path_) << "not a serialized array"; }
+    LockFile lock(path_);
+    EXPECT_EQ(lock.try_acquire(record()), Status::AlreadyLocked);
+    EXPECT_TRUE(lock.is_locked());
+}

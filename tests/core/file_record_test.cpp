@@ -1,0 +1,82 @@
+#include <gtest/gtest.h>
+
+#include "file/record.hpp"
+
+using namespace nativelock::file;
+
+TEST(FileRecord, EncodesAsPhpSerializedArrayWithOriginalKeysFirst) {
+    OwnerRecord r;
+    r.pid = 42;
+    r.timestamp = "01-02-2026 03:04:05";
+    r.name = "n";
+    r.host = "h";
+    r.boot_id = "b";
+    r.pid_namespace = "pid:[1]";
+    r.start_ticks = 99;
+    r.token = "t";
+    EXPECT_EQ(encode(r),
+              "a:8:{s:5:\"mypid\";i:42;s:9:\"timestamp\";s:19:\"01-02-2026 03:04:05\";"
+              "s:4:\"name\";s:1:\"n\";s:4:\"host\";s:1:\"h\";s:7:\"boot_id\";s:1:\"b\";"
+              "s:5:\"pidns\";s:7:\"pid:[1]\";s:10:\"start_time\";i:99;s:5:\"token\";s:1:\"t\";}");
+}
+
+TEST(FileRecord, RoundTrips) {
+    OwnerRecord r;
+    r.pid = 123456;
+    r.timestamp = "21-11-2026 05:00:00";
+    r.name = std::string("we\"ird;}\0name", 13);
+    r.host = "web-1";
+    r.boot_id = "fdb3f04e-7e37-454f-9e19-7747f747db60";
+    r.pid_namespace = "pid:[4026531836]";
+    r.start_ticks = 30521;
+    r.token = "abc";
+    auto back = decode(encode(r));
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->pid, r.pid);
+    EXPECT_EQ(back->name, r.name);
+    EXPECT_EQ(back->host, r.host);
+    EXPECT_EQ(back->boot_id, r.boot_id);
+    EXPECT_EQ(back->pid_namespace, r.pid_namespace);
+    EXPECT_EQ(back->start_ticks, r.start_ticks);
+    EXPECT_EQ(back->token, r.token);
+    EXPECT_TRUE(back->has_identity());
+}
+
+TEST(FileRecord, ReadsTheOriginalClassRecord) {
+    // serialize(['mypid' => 4242, 'timestamp' => '...', 'name' => 'directory'])
+    auto r = decode(
+        "a:3:{s:5:\"mypid\";i:4242;s:9:\"timestamp\";s:19:\"09-12-2013 13:13:00\";"
+        "s:4:\"name\";s:9:\"directory\";}");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->pid, 4242);
+    EXPECT_EQ(r->name, "directory");
+    EXPECT_FALSE(r->has_identity());
+}
+
+TEST(FileRecord, SkipsForeignValuesOfAnOverriddenBakeData) {
+    auto r = decode(
+        "a:5:{s:5:\"extra\";a:2:{i:0;d:1.5;i:1;b:1;}s:3:\"obj\";O:8:\"stdClass\":1:{s:1:\"a\";N;}"
+        "i:7;s:1:\"x\";s:5:\"mypid\";s:3:\"977\";s:4:\"host\";s:1:\"h\";}");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->pid, 977);  // a numeric string counts
+    EXPECT_EQ(r->host, "h");
+    EXPECT_FALSE(r->has_identity());  // no boot_id
+}
+
+TEST(FileRecord, RejectsMalformedText) {
+    for (const char *bad :
+         {"", "a", "a:1:{", "s:3:\"abc\";", "a:1:{s:5:\"mypid\";i:1;", "a:1:{s:99:\"mypid\";i:1;}",
+          "a:-1:{}", "a:1:{s:5:\"mypid\";i:1;}trailing", "a:1:{s:5:\"mypid\";r:1;}",
+          "a:1:{s:5:\"mypid\";i:99999999999999999999999;}"}) {
+        EXPECT_FALSE(decode(bad)) << bad;
+    }
+}
+
+TEST(FileRecord, DeepNestingIsRejectedNotRecursedForever) {
+    std::string deep = "a:1:{s:1:\"x\";";
+    for (int i = 0; i < 100; ++i) deep += "a:1:{i:0;";
+    deep += "N;";
+    for (int i = 0; i < 100; ++i) deep += "}";
+    deep += "}";
+    EXPECT_FALSE(decode(deep));
+}

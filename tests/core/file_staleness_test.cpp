@@ -1,0 +1,139 @@
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "file/staleness.hpp"
+
+using namespace nativelock;
+using namespace nativelock::file;
+
+namespace {
+
+class FakeProbe : public ProcessProbe {
+public:
+    std::map<pid_t, std::uint64_t> processes;  // pid -> start ticks
+    std::int64_t boot = 1'000'000;
+    bool exists(pid_t pid) const override { return processes.count(pid) > 0; }
+    std::optional<std::uint64_t> start_ticks(pid_t pid) const override {
+        auto it = processes.find(pid);
+        if (it == processes.end()) return std::nullopt;
+        return it->second;
+    }
+    std::optional<std::int64_t> boot_time() const override { return boot; }
+    long ticks_per_second() const override { return 100; }
+};
+
+process::Identity me() {
+    process::Identity id;
+    id.pid = 1;
+    id.host = "web-1";
+    id.boot_id = "boot-a";
+    id.pid_namespace = "pid:[1]";
+    id.start_ticks = 5;
+    return id;
+}
+
+OwnerRecord ours(pid_t pid, std::uint64_t ticks) {
+    OwnerRecord r;
+    r.pid = pid;
+    r.host = "web-1";
+    r.boot_id = "boot-a";
+    r.pid_namespace = "pid:[1]";
+    r.start_ticks = ticks;
+    return r;
+}
+
+HolderFacts facts(std::optional<OwnerRecord> r, bool local = true, std::int64_t mtime = 1'000'500) {
+    HolderFacts f;
+    f.record = std::move(r);
+    f.local_filesystem = local;
+    f.file_mtime = mtime;
+    return f;
+}
+
+}  // namespace
+
+TEST(FileStaleness, LiveOwnerIsAlive) {
+    FakeProbe probe;
+    probe.processes[77] = 4200;
+    EXPECT_EQ(judge(facts(ours(77, 4200)), me(), probe), Verdict::Alive);
+}
+
+TEST(FileStaleness, MissingPidIsDead) {
+    FakeProbe probe;
+    EXPECT_EQ(judge(facts(ours(77, 4200)), me(), probe), Verdict::Dead);
+}
+
+TEST(FileStaleness, ReusedPidIsDead) {
+    FakeProbe probe;
+    probe.processes[77] = 9999;  // same pid, other process
+    EXPECT_EQ(judge(facts(ours(77, 4200)), me(), probe), Verdict::Dead);
+}
+
+TEST(FileStaleness, OtherHostIsNeverJudged) {
+    FakeProbe probe;
+    auto r = ours(77, 4200);
+    r.host = "web-2";
+    EXPECT_EQ(judge(facts(r), me(), probe), Verdict::Unknown);
+    EXPECT_FALSE(local_owner_pid(facts(r), me()));
+}
+
+TEST(FileStaleness, SameHostEarlierBootIsDead) {
+    FakeProbe probe;
+    probe.processes[77] = 4200;  // a pid that exists now means nothing after a reboot
+    auto r = ours(77, 4200);
+    r.boot_id = "boot-old";
+    EXPECT_EQ(judge(facts(r, false), me(), probe), Verdict::Dead);
+}
+
+TEST(FileStaleness, OtherPidNamespaceIsNeverJudged) {
+    FakeProbe probe;
+    auto r = ours(77, 4200);
+    r.pid_namespace = "pid:[2]";
+    EXPECT_EQ(judge(facts(r), me(), probe), Verdict::Unknown);
+}
+
+TEST(FileStaleness, IdentifiedRecordsAreJudgedOnNfsToo) {
+    FakeProbe probe;
+    EXPECT_EQ(judge(facts(ours(77, 4200), /*local=*/false), me(), probe), Verdict::Dead);
+}
+
+TEST(FileStaleness, OriginalRecordOnlyOnLocalFilesystem) {
+    FakeProbe probe;
+    OwnerRecord original;
+    original.pid = 77;
+    EXPECT_EQ(judge(facts(original, /*local=*/true), me(), probe), Verdict::Dead);
+    EXPECT_EQ(judge(facts(original, /*local=*/false), me(), probe), Verdict::Unknown);
+    probe.processes[77] = 100;  // started at boot + 1 s, long before the file was written
+    EXPECT_EQ(judge(facts(original, true), me(), probe), Verdict::Alive);
+}
+
+TEST(FileStaleness, OriginalRecordWithPidStartedAfterTheFileIsDead) {
+    FakeProbe probe;
+    OwnerRecord original;
+    original.pid = 77;
+    probe.processes[77] = 100 * 1000;  // started at boot + 1000 s; file written at boot + 500 s
+    EXPECT_EQ(judge(facts(original, true, probe.boot + 500), me(), probe), Verdict::Dead);
+}
+
+TEST(FileStaleness, FileFromBeforeBootIsDeadOnLocalFilesystem) {
+    FakeProbe probe;
+    EXPECT_EQ(judge(facts(std::nullopt, true, probe.boot - 10), me(), probe), Verdict::Dead);
+    EXPECT_EQ(judge(facts(std::nullopt, true, probe.boot + 10), me(), probe), Verdict::Unknown);
+    EXPECT_EQ(judge(facts(std::nullopt, false, probe.boot - 10), me(), probe), Verdict::Unknown);
+}
+
+TEST(FileStaleness, NeverByAgeAlone) {
+    FakeProbe probe;
+    probe.processes[77] = 4200;
+    // A lock file written years ago (but in this boot) by a live owner stays alive.
+    EXPECT_EQ(judge(facts(ours(77, 4200), true, probe.boot + 1), me(), probe), Verdict::Alive);
+}
+
+TEST(FileStaleness, LocalOwnerPidForWaiting) {
+    EXPECT_EQ(local_owner_pid(facts(ours(77, 1)), me()), 77);
+    OwnerRecord original;
+    original.pid = 88;
+    EXPECT_EQ(local_owner_pid(facts(original, true), me()), 88);
+    EXPECT_FALSE(local_owner_pid(facts(original, false), me()));
+}

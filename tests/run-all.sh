@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test: core GoogleTest (ctest), the phpt suites (make test),
+# the PHPUnit drop-in suites and the php-fpm harness, against real redis-server and mariadbd
+# started here on loopback. Ends with one line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+. tests/servers/env.sh
+results="$root/build/test-results"
+rm -rf "$results" && mkdir -p "$results"
+
+total_passed=0
+total_failed=0
+count() { # name passed failed
+    echo "== $1: $2 passed, $3 failed"
+    total_passed=$((total_passed + $2))
+    total_failed=$((total_failed + $3))
+}
+
+echo "== building the extension"
+if ! scripts/build.sh; then
+    echo "build failed"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+export NATIVELOCK_MODULE="$root/modules/nativelock.so"
+
+# The built module, not an installed copy, is what every test loads: hide any system ini that
+# loads nativelock.
+scan_dir="$results/conf.d"
+mkdir -p "$scan_dir"
+for ini in $(php -r 'echo str_replace(",", " ", (string) php_ini_scanned_files());'); do
+    grep -qs 'nativelock' "$ini" || ln -sf "$ini" "$scan_dir/"
+done
+export PHP_INI_SCAN_DIR="$scan_dir"
+
+echo "== starting test servers"
+tests/servers/redis.sh start || echo "redis-server did not start"
+tests/servers/mariadb.sh start || echo "mariadbd did not start"
+cleanup() {
+    tests/servers/redis.sh stop >/dev/null 2>&1 || true
+    tests/servers/mariadb.sh stop >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# 1. Core unit tests.
+echo "== core (GoogleTest)"
+if cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$results/cmake.log" 2>&1 &&
+    cmake --build build/cmake -j"$(nproc)" >>"$results/cmake.log" 2>&1; then
+    (cd build/cmake && ctest --output-on-failure --timeout 120) >"$results/ctest.log" 2>&1
+    summary=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$results/ctest.log" | tail -1)
+    failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
+    all=$(echo "$summary" | sed -E 's/.* out of ([0-9]+).*/\1/')
+    if [ -z "$summary" ]; then failed=1; all=1; cat "$results/ctest.log"; fi
+    [ "$failed" != 0 ] && grep -E "Failed|FAILED|Failure" -A5 "$results/ctest.log" | head -60
+    count "core" $((all - failed)) "$failed"
+else
+    tail -30 "$results/cmake.log"
+    count "core (build)" 0 1
+fi
+
+# 2. phpt suites.
+echo "== phpt (make test)"
+NO_INTERACTION=1 make test TESTS="-j$(nproc) -q --show-diff tests/phpt" >"$results/phpt.log" 2>&1
+phpt_field() { grep -E "^Tests $1 *:" "$results/phpt.log" | head -1 | sed -E 's/^[^:]*: *([0-9]+).*/\1/'; }
+p=$(phpt_field passed); f=$(phpt_field failed); s=$(phpt_field skipped); w=$(phpt_field warned)
+p=${p:-0}; f=${f:-0}; s=${s:-0}; w=${w:-0}
+if [ -z "$(phpt_field passed)" ]; then f=1; tail -40 "$results/phpt.log"; fi
+sed -n '/^FAILED TEST SUMMARY/,/^=====/p; /^SKIPPED TEST SUMMARY/,/^=====/p' "$results/phpt.log"
+[ "$f" != 0 ] && sed -n '/^=====.*DIFF/,/^=====/p' "$results/phpt.log" | head -200
+[ "$f" != 0 ] && grep -B2 -A30 "^-- DIFF\|^\+\|^-" "$results/phpt.log" | head -150
+# A skipped server test is a failure in CI.
+if [ "${CI:-}" = "true" ]; then f=$((f + s + w)); else f=$((f + w)); fi
+count "phpt" "$p" "$f"
+
+# 3. PHPUnit drop-in suites.
+if ls tests/phpunit/*Test.php >/dev/null 2>&1; then
+    echo "== phpunit"
+    php -d extension="$NATIVELOCK_MODULE" /usr/bin/phpunit -c tests/phpunit/phpunit.xml \
+        --log-junit "$results/phpunit.xml" >"$results/phpunit.log" 2>&1
+    if [ -f "$results/phpunit.xml" ]; then
+        read -r tests failures errors skipped < <(php -r '$x = simplexml_load_file($argv[1]);
+            $s = $x->testsuite; echo (int)$s["tests"], " ", (int)$s["failures"], " ", (int)$s["errors"], " ", (int)$s["skipped"];' "$results/phpunit.xml")
+        bad=$((failures + errors))
+        [ "${CI:-}" = "true" ] && bad=$((bad + skipped))
+        [ "$bad" != 0 ] && tail -60 "$results/phpunit.log"
+        count "phpunit" $((tests - failures - errors - skipped)) "$bad"
+    else
+        tail -40 "$results/phpunit.log"
+        count "phpunit" 0 1
+    fi
+fi
+
+# 4. php-fpm harness.
+if [ -x tests/fpm/run.sh ]; then
+    echo "== php-fpm harness"
+    tests/fpm/run.sh >"$results/fpm.log" 2>&1
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$results/fpm.log" | tail -1)
+    if [ -n "$summary" ]; then
+        fp=${summary%% passed*}; ff=${summary#*, }; ff=${ff%% failed*}
+    else
+        fp=0; ff=1
+    fi
+    [ "$ff" != 0 ] && tail -60 "$results/fpm.log"
+    grep -E '^(ok|not ok)' "$results/fpm.log"
+    count "fpm" "$fp" "$ff"
+fi
+
+echo "$total_passed passed, $total_failed failed"
+[ "$total_failed" = 0 ]

@@ -1,0 +1,11 @@
+# Connection settings of the test servers; sourced by the start scripts and the test runners.
+# Override any of them in the environment.
+export NATIVELOCK_TEST_RUNDIR="${NATIVELOCK_TEST_RUNDIR:-/tmp/nativelock-test-servers}"
+export NATIVELOCK_REDIS_HOST="${NATIVELOCK_REDIS_HOST:-127.0.0.1}"
+export NATIVELOCK_REDIS_PORT="${NATIVELOCK_REDIS_PORT:-16379}"
+export NATIVELOCK_MYSQL_HOST="${NATIVELOCK_MYSQL_HOST:-127.0.0.1}"
+export NATIVELOCK_MYSQL_PORT="${NATIVELOCK_MYSQL_PORT:-13306}"
+export NATIVELOCK_MYSQL_USER="${NATIVELOCK_MYSQL_USER:-nativelock}"
+export NATIVELOCK_MYSQL_PASSWORD="${NATIVELOCK_MYSQL_PASSWORD:-nativelock}"
+export NATIVELOCK_MYSQL_DATABASE="${NATIVELOCK_MYSQL_DATABASE:-nativelock_test}"
+export NATIVELOCK_MYSQL_SOCKET="${NATIVELOCK_MYSQL_SOCKET:-$NATIVELOCK_TEST_RUNDIR/mariadb/mysqld.sock}"
