@@ -35,11 +35,24 @@ done
 export PHP_INI_SCAN_DIR="$scan_dir"
 
 echo "== starting test servers"
-tests/servers/redis.sh start || echo "redis-server did not start"
-tests/servers/mariadb.sh start || echo "mariadbd did not start"
+# Servers already running (another run, a developer's shell) are used and left running.
+started=()
+for server in redis mariadb; do
+    if [ -f "$NATIVELOCK_TEST_RUNDIR/$server/started-by" ] && kill -0 "$(cat "$NATIVELOCK_TEST_RUNDIR/$server/started-by")" 2>/dev/null; then
+        continue
+    fi
+    if tests/servers/$server.sh start; then
+        started+=("$server")
+        echo $$ >"$NATIVELOCK_TEST_RUNDIR/$server/started-by"
+    else
+        echo "$server did not start"
+    fi
+done
 cleanup() {
-    tests/servers/redis.sh stop >/dev/null 2>&1 || true
-    tests/servers/mariadb.sh stop >/dev/null 2>&1 || true
+    for server in "${started[@]}"; do
+        tests/servers/$server.sh stop >/dev/null 2>&1 || true
+        rm -f "$NATIVELOCK_TEST_RUNDIR/$server/started-by"
+    done
 }
 trap cleanup EXIT
 
