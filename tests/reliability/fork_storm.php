@@ -1,0 +1,111 @@
+<?php
+// Fork storm: a parent holding locks forks children that end in every way a PHP process ends
+// (end of script, exit(), a fatal error, memory exhaustion, an uncaught exception, SIGKILL,
+// after calling release() or dropping the lock objects themselves). After every child the
+// parent must still hold every lock; at the end it releases them and they must be free.
+//   php fork_storm.php --backend=file --children=100
+declare(strict_types=1);
+require __DIR__ . '/lib/driver.inc';
+
+const ENDINGS = ['end-of-script', 'exit-0', 'exit-3', 'fatal-error', 'memory-limit',
+                 'uncaught-exception', 'sigkill', 'release-then-exit', 'drop-objects'];
+
+$opt = rel_options(['backend' => 'file', 'children' => 100, 'locks' => 3, 'test' => 'fork-storm']);
+$started = microtime(true);
+$tried = "parent holding {$opt['locks']} locks forks {$opt['children']} children ending by " . implode(', ', ENDINGS);
+
+/** The parent's part. Returns the ending a forked child must perform, or null in the parent. */
+function parent_main(array $opt, float $started, string $tried, array &$locks): ?string
+{
+    try {
+        $backend = rel_backend($opt['backend']);
+    } catch (BackendUnavailable $e) {
+        rel_report($opt['test'], $opt['backend'], $tried, 0, [], $started, [], $e->getMessage());
+        exit(1);
+    }
+    $backend->prepare('fork');
+    $failures = [];
+    for ($i = 0; $i < $opt['locks']; $i++) {
+        $locks[$i] = $backend->tryAcquire("fork-$i") ?? throw new RuntimeException("fork-$i is taken");
+    }
+    $endings = [];
+    for ($c = 0; $c < $opt['children']; $c++) {
+        $ending = ENDINGS[$c % count(ENDINGS)];
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            $GLOBALS['backend'] = $backend;
+            return $ending;
+        }
+        [$code, $signal] = rel_wait($pid);
+        $endings[$ending][] = $signal !== null ? "signal $signal" : "exit $code";
+        foreach ($locks as $lock) {
+            if (!$backend->stillHeld($lock)) {
+                $failures[] = "after child $c ($ending): the parent no longer holds {$lock->name}";
+            } elseif ($backend->tryAcquire($lock->name) !== null) {
+                $failures[] = "after child $c ($ending): {$lock->name} could be taken a second time";
+            }
+        }
+    }
+    // The parent's own handles (and connections) still work: release, then the locks are free.
+    foreach ($locks as $lock) {
+        try {
+            $backend->release($lock);
+            $again = $backend->tryAcquire($lock->name);
+            if ($again === null) {
+                $failures[] = "{$lock->name} still taken after the parent released it";
+            } else {
+                $backend->release($again);
+            }
+        } catch (Throwable $e) {
+            $failures[] = "parent releasing {$lock->name}: " . get_class($e) . ': ' . $e->getMessage();
+        }
+    }
+    $measured = [];
+    foreach ($endings as $ending => $outcomes) {
+        $measured[$ending] = count($outcomes) . 'x ' . implode('/', array_unique($outcomes));
+    }
+    // A child that did not end the way it was told did not test that ending.
+    foreach (['exit-3' => 'exit 3', 'sigkill' => 'signal 9', 'fatal-error' => 'exit 255', 'memory-limit' => 'exit 255', 'uncaught-exception' => 'exit 255'] as $ending => $want) {
+        if (isset($endings[$ending]) && array_unique($endings[$ending]) !== [$want]) {
+            $failures[] = "children told to end by $ending ended with " . implode('/', array_unique($endings[$ending])) . ", expected $want";
+        }
+    }
+    $backend->cleanup();
+    rel_report($opt['test'], $opt['backend'], $tried, $opt['children'], $failures, $started, $measured);
+    exit($failures ? 1 : 0);
+}
+
+$locks = [];
+$ending = parent_main($opt, $started, $tried, $locks);
+
+// Only forked children get here. Silence their fatal errors' output: they are expected.
+ini_set('display_errors', '0');
+ini_set('log_errors', '0');
+$backend->afterFork();
+switch ($ending) {
+    case 'exit-0':
+        exit(0);
+    case 'exit-3':
+        exit(3);
+    case 'fatal-error':
+        trigger_error('child fatal', E_USER_ERROR);
+    case 'memory-limit':
+        ini_set('memory_limit', '8M');
+        $hog = str_repeat('x', 64 << 20);
+        exit(0);
+    case 'uncaught-exception':
+        throw new RuntimeException('child dies');
+    case 'sigkill':
+        posix_kill(getmypid(), SIGKILL);
+    case 'release-then-exit':
+        foreach ($locks as $lock) {
+            $backend->release($lock);
+        }
+        exit(0);
+    case 'drop-objects':
+        $locks = [];
+        gc_collect_cycles();
+        exit(0);
+    case 'end-of-script':
+        break;
+}
