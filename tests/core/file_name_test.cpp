@@ -33,6 +33,12 @@ TEST(FileName, RejectsEmptyAndOverlongNames) {
                  InvalidArgument);
 }
 
+TEST(FileName, RejectsLockpathWithNulByte) {
+    // Cut at the NUL by the kernel, "/etc/passwd\0" + name would be /etc/passwd itself.
+    EXPECT_THROW(lock_file_path(std::string_view("/etc/passwd\0", 12), "x"), InvalidArgument);
+    EXPECT_THROW(lock_file_path(std::string_view("/tmp/\0/", 7), "x"), InvalidArgument);
+}
+
 TEST(FileName, TempFileNameFitsNameMax) {
     std::string lock = lock_file_path("/", std::string(kMaxMappedNameLength, 'a'));
     std::string temp = temp_file_path(lock, 2147483647L, 2147483647UL);

@@ -11,7 +11,14 @@ public:
     using Clock = std::chrono::steady_clock;
 
     static Deadline never() { return Deadline(std::nullopt); }
+    // Longer waits than this have no practical limit. Converting them to the clock's 64-bit
+    // nanoseconds would overflow (undefined; in practice a deadline in the past, so lock(1e300)
+    // gave up at once): they become never().
+    static constexpr double kUnlimitedSeconds = 1e9;  // ~31 years
+
     static Deadline after(double seconds) {
+        if (!(seconds < kUnlimitedSeconds)) return never();  // also NaN
+        if (seconds < 0) seconds = 0;
         return Deadline(Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                            std::chrono::duration<double>(seconds)));
     }

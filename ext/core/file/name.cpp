@@ -19,6 +19,11 @@ std::string map_name(std::string_view name) {
 }
 
 std::string lock_file_path(std::string_view lockpath, std::string_view name) {
+    // The path goes to the kernel as a C string: a NUL in the directory part would cut it
+    // there, so "/etc/passwd\0" would lock, and unlock(true) delete, /etc/passwd.
+    if (lockpath.find('\0') != std::string_view::npos) {
+        throw InvalidArgument("lock path must not contain any null bytes");
+    }
     if (name.empty()) throw InvalidArgument("lock name must not be empty");
     if (name.size() > kMaxMappedNameLength) {
         throw InvalidArgument("lock name must be at most " + std::to_string(kMaxMappedNameLength) +

@@ -17,7 +17,8 @@ constexpr std::size_t kMaxMappedNameLength = 255 - (sizeof(".lock.pid.") - 1) - 
 // two-byte UTF-8 character becomes "__").
 std::string map_name(std::string_view name);
 
-// Throws InvalidArgument for an empty name or one whose file name would exceed NAME_MAX.
+// Throws InvalidArgument for an empty name, one whose file name would exceed NAME_MAX, or a
+// lockpath containing a NUL byte.
 std::string lock_file_path(std::string_view lockpath, std::string_view name);
 
 // "<lock file>.pid.<pid>.mtrand.<random>", the original's temp-file name.

@@ -61,6 +61,14 @@ public:
         return wd;
     }
 
+    // A directory renamed away keeps its watch (the kernel follows the inode); a new directory
+    // created at the old path would never be watched. Drop it, so the next watch() adds one
+    // for whatever is at the path then.
+    void drop(int wd) {
+        forget(wd);
+        if (fd_) ::inotify_rm_watch(fd_.get(), wd);
+    }
+
     // A watch removed by the kernel (directory deleted) must be added again next time.
     void forget(int wd) {
         for (auto it = watches_.begin(); it != watches_.end(); ++it) {
@@ -105,11 +113,12 @@ ReleaseWaiter::ReleaseWaiter(const std::string &lock_path, bool local_filesystem
 
     // inotify sees releases made through this kernel on any filesystem, NFS included; only
     // releases by other NFS clients need the poll.
+    // Stale events from earlier waits are drained first: among them may be the news that the
+    // directory we watch was moved or deleted, which must retire its watch before we reuse it.
+    inotify_fd_ = hub().fd();
+    if (inotify_fd_ >= 0) drain_inotify();
     watch_ = hub().watch(dir);
-    if (watch_ >= 0) {
-        inotify_fd_ = hub().fd();
-        drain_inotify();  // stale events from earlier waits
-    }
+    if (watch_ < 0) inotify_fd_ = -1;
     bool events_suffice = watch_ >= 0 && local_filesystem;
     poll_start_ms_ = events_suffice ? kLocalPollStartMs : kSharedPollStartMs;
     poll_cap_ms_ = events_suffice ? kLocalPollCapMs : kSharedPollCapMs;
@@ -131,6 +140,7 @@ bool ReleaseWaiter::drain_inotify() {
         for (char *p = buf; p < buf + n;) {
             auto *event = reinterpret_cast<struct inotify_event *>(p);
             if (event->mask & IN_IGNORED) hub().forget(event->wd);
+            if (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF)) hub().drop(event->wd);
             if (event->mask & IN_Q_OVERFLOW) {
                 ours = true;  // events were lost: ours may have been among them
             } else if (event->wd != watch_) {
