@@ -9,6 +9,7 @@ packages=(
     php8.2-mysql php-redis php-symfony-lock php-parser phpunit
     googletest libgtest-dev libbenchmark-dev
     valgrind gnuplot-nox procps
+    clang libclang-rt-14-dev
 )
 export DEBIAN_FRONTEND=noninteractive
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi

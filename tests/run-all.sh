@@ -119,5 +119,21 @@ if [ -x tests/fpm/run.sh ]; then
     count "fpm" "$fp" "$ff"
 fi
 
+# 5. Reliability suite: torture, crash recovery, fork storms, server faults, hostile input,
+#    fuzzing, ASan+UBSan and valgrind (tests/reliability/run.sh); every step of it counts.
+if [ -x tests/reliability/run.sh ]; then
+    echo "== reliability"
+    tests/reliability/run.sh >"$results/reliability.log" 2>&1
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$results/reliability.log" | tail -1)
+    if [ -n "$summary" ]; then
+        rp=${summary%% passed*}; rf=${summary#*, }; rf=${rf%% failed*}
+    else
+        rp=0; rf=1
+    fi
+    grep -E '^(ok|not ok|not covered)' "$results/reliability.log"
+    [ "$rf" != 0 ] && tail -80 "$results/reliability.log"
+    count "reliability" "$rp" "$rf"
+fi
+
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" = 0 ]

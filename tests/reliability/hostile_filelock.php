@@ -9,7 +9,7 @@ require __DIR__ . '/lib/driver.inc';
 
 $opt = rel_options(['test' => 'hostile-filelock']);
 $started = microtime(true);
-$tried = 'wrong types, bad timeouts, hostile $lockpath values, symlinks/FIFO/directory planted at the lock and temp paths';
+$tried = 'wrong types, bad timeouts, hostile $lockpath values (file, symlinks, /proc/, missing, vanishing, NUL), symlinks/FIFO/directory planted at the lock path';
 try {
     $backend = rel_backend('file');
 } catch (BackendUnavailable $e) {
