@@ -94,11 +94,16 @@ public:
     bool skip_members(int depth) {
         long long count = 0;
         if (!read_integer(count) || count < 0 || !expect(':') || !expect('{')) return false;
-        for (long long i = 0; i < 2 * count; ++i) {
+        // Every member takes at least 4 bytes ("N;N;"): a larger count cannot be satisfied,
+        // and 2 * count could overflow (found by the record fuzzer).
+        if (static_cast<unsigned long long>(count) > (text_.size() - pos_) / 4) return false;
+        for (long long i = 0; i < count; ++i) {
             Kind kind;
             long long iv;
             std::string_view sv;
-            if (!read_value(kind, iv, sv, depth + 1)) return false;
+            if (!read_value(kind, iv, sv, depth + 1) || !read_value(kind, iv, sv, depth + 1)) {
+                return false;
+            }
         }
         return expect('}');
     }
