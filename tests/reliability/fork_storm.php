@@ -4,6 +4,7 @@
 // after calling release() or dropping the lock objects themselves). After every child the
 // parent must still hold every lock; at the end it releases them and they must be free.
 //   php fork_storm.php --backend=file --children=100
+//   php fork_storm.php --backend=file,redis,mysql   (one parent holding locks of every kind)
 declare(strict_types=1);
 require __DIR__ . '/lib/driver.inc';
 
@@ -12,42 +13,48 @@ const ENDINGS = ['end-of-script', 'exit-0', 'exit-3', 'fatal-error', 'memory-lim
 
 $opt = rel_options(['backend' => 'file', 'children' => 100, 'locks' => 3, 'test' => 'fork-storm']);
 $started = microtime(true);
-$tried = "parent holding {$opt['locks']} locks forks {$opt['children']} children ending by " . implode(', ', ENDINGS);
+$tried = "parent holding {$opt['locks']} locks per backend forks {$opt['children']} children ending by " . implode(', ', ENDINGS);
 
 /** The parent's part. Returns the ending a forked child must perform, or null in the parent. */
 function parent_main(array $opt, float $started, string $tried, array &$locks): ?string
 {
+    $backends = [];
     try {
-        $backend = rel_backend($opt['backend']);
+        foreach (explode(',', $opt['backend']) as $name) {
+            $backends[$name] = rel_backend($name);
+        }
     } catch (BackendUnavailable $e) {
-        rel_report($opt['test'], $opt['backend'], $tried, 0, [], $started, [], $e->getMessage());
+        rel_report($opt['test'], str_replace(',', '+', $opt['backend']), $tried, 0, [], $started, [], $e->getMessage());
         exit(1);
     }
-    $backend->prepare('fork');
     $failures = [];
-    for ($i = 0; $i < $opt['locks']; $i++) {
-        $locks[$i] = $backend->tryAcquire("fork-$i") ?? throw new RuntimeException("fork-$i is taken");
+    foreach ($backends as $name => $backend) {
+        $backend->prepare('fork');
+        for ($i = 0; $i < $opt['locks']; $i++) {
+            $locks[] = [$backend, $backend->tryAcquire("fork-$i") ?? throw new RuntimeException("$name fork-$i is taken")];
+        }
     }
     $endings = [];
     for ($c = 0; $c < $opt['children']; $c++) {
         $ending = ENDINGS[$c % count(ENDINGS)];
         $pid = pcntl_fork();
         if ($pid === 0) {
-            $GLOBALS['backend'] = $backend;
+            $GLOBALS['backends'] = $backends;
             return $ending;
         }
         [$code, $signal] = rel_wait($pid);
         $endings[$ending][] = $signal !== null ? "signal $signal" : "exit $code";
-        foreach ($locks as $lock) {
+        foreach ($locks as [$backend, $lock]) {
+            $what = $backend->name() . " {$lock->name}";
             if (!$backend->stillHeld($lock)) {
-                $failures[] = "after child $c ($ending): the parent no longer holds {$lock->name}";
+                $failures[] = "after child $c ($ending): the parent no longer holds $what";
             } elseif ($backend->tryAcquire($lock->name) !== null) {
-                $failures[] = "after child $c ($ending): {$lock->name} could be taken a second time";
+                $failures[] = "after child $c ($ending): $what could be taken a second time";
             }
         }
     }
     // The parent's own handles (and connections) still work: release, then the locks are free.
-    foreach ($locks as $lock) {
+    foreach ($locks as [$backend, $lock]) {
         try {
             $backend->release($lock);
             $again = $backend->tryAcquire($lock->name);
@@ -70,8 +77,10 @@ function parent_main(array $opt, float $started, string $tried, array &$locks): 
             $failures[] = "children told to end by $ending ended with " . implode('/', array_unique($endings[$ending])) . ", expected $want";
         }
     }
-    $backend->cleanup();
-    rel_report($opt['test'], $opt['backend'], $tried, $opt['children'], $failures, $started, $measured);
+    foreach ($backends as $backend) {
+        $backend->cleanup();
+    }
+    rel_report($opt['test'], str_replace(',', '+', $opt['backend']), $tried, $opt['children'], $failures, $started, $measured);
     exit($failures ? 1 : 0);
 }
 
@@ -81,7 +90,9 @@ $ending = parent_main($opt, $started, $tried, $locks);
 // Only forked children get here. Silence their fatal errors' output: they are expected.
 ini_set('display_errors', '0');
 ini_set('log_errors', '0');
-$backend->afterFork();
+foreach ($backends as $backend) {
+    $backend->afterFork();
+}
 switch ($ending) {
     case 'exit-0':
         exit(0);
@@ -98,7 +109,7 @@ switch ($ending) {
     case 'sigkill':
         posix_kill(getmypid(), SIGKILL);
     case 'release-then-exit':
-        foreach ($locks as $lock) {
+        foreach ($locks as [$backend, $lock]) {
             $backend->release($lock);
         }
         exit(0);

@@ -70,6 +70,11 @@ for b in "${backends[@]}"; do
     step "hostile names $b" "${php[@]}" $d/hostile_names.php --backend="$b" --random="$REL_RANDOM_NAMES"
     [ "$b" != file ] && step "server faults $b" "${php[@]}" $d/server_faults.php --backend="$b" --rounds="$REL_FAULT_ROUNDS"
 done
+# One parent holding locks of every kind at once through the fork storm.
+if [ ${#backends[@]} -gt 1 ]; then
+    all=$(IFS=,; echo "${backends[*]}")
+    step "fork storm $all" "${php[@]}" tests/reliability/fork_storm.php --backend="$all" --children="$REL_FORK_CHILDREN"
+fi
 case " ${backends[*]} " in *" file "*) step "hostile Filelock input" "${php[@]}" tests/reliability/hostile_filelock.php ;; esac
 
 # The drivers must be able to fail: against a "lock" that grants everything, each must report
