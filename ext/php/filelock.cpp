@@ -94,6 +94,25 @@ void free_object(zend_object *object) {
     zend_object_std_dtor(object);
 }
 
+// var_dump()/print_r() show what the original's private properties showed.
+HashTable *debug_info(zend_object *object, int *is_temp) {
+    auto &state = from_object(object)->state;
+    HashTable *info = zend_new_array(3);
+    zval value;
+    ZVAL_STRINGL(&value, state.name.data(), state.name.size());
+    zend_hash_str_update(info, "name", sizeof("name") - 1, &value);
+    if (state.lock) {
+        ZVAL_STRINGL(&value, state.lock->path().data(), state.lock->path().size());
+    } else {
+        ZVAL_NULL(&value);
+    }
+    zend_hash_str_update(info, "filename", sizeof("filename") - 1, &value);
+    ZVAL_BOOL(&value, state.lock && state.lock->held_by_us());
+    zend_hash_str_update(info, "i_locked", sizeof("i_locked") - 1, &value);
+    *is_temp = 1;
+    return info;
+}
+
 LockFile *lock_of(zend_object *object) {
     LockFile *lock = from_object(object)->state.lock.get();
     if (!lock)
@@ -310,6 +329,7 @@ void nativelock_filelock_minit(int module_number) {
     filelock_handlers.offset = XtOffsetOf(FilelockObject, std);
     filelock_handlers.free_obj = free_object;
     filelock_handlers.clone_obj = nullptr;
+    filelock_handlers.get_debug_info = debug_info;
 }
 
 void nativelock_filelock_rinit() {
