@@ -9,8 +9,8 @@ using nativelock::Deadline;
 
 TEST(Deadline, HugeTimeoutsMeanNoLimitInsteadOfOverflowing) {
     // 1e300 s in int64 nanoseconds overflowed into a deadline in the past.
-    for (double seconds : {1e300, 9.2233720368547758e18, 1e10, std::numeric_limits<double>::infinity(),
-                           std::nan("")}) {
+    for (double seconds : {1e300, 9.2233720368547758e18, 1e10,
+                           std::numeric_limits<double>::infinity(), std::nan("")}) {
         Deadline d = Deadline::after(seconds);
         EXPECT_TRUE(d.is_never()) << seconds;
         EXPECT_FALSE(d.expired()) << seconds;

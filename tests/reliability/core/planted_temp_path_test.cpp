@@ -38,7 +38,7 @@ std::string slurp(const std::string &path) {
 }
 
 class PlantedTempPath : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         char tmpl[] = "/tmp/nl-planted-XXXXXX";
         ASSERT_NE(mkdtemp(tmpl), nullptr);

@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t lockpath_len = data[0] % 64;
     if (lockpath_len > size - 1) lockpath_len = size - 1;
     std::string_view lockpath(reinterpret_cast<const char *>(data + 1), lockpath_len);
-    std::string_view name(reinterpret_cast<const char *>(data + 1 + lockpath_len), size - 1 - lockpath_len);
+    std::string_view name(reinterpret_cast<const char *>(data + 1 + lockpath_len),
+                          size - 1 - lockpath_len);
 
     std::string mapped = map_name(name);
     check(mapped.size() == name.size());

@@ -22,7 +22,8 @@ void check(bool ok) {
 // encode() writes a missing pid or start time as 0, and decode() reads start_time 0 as absent.
 OwnerRecord normalized(OwnerRecord r) {
     r.pid = r.pid.value_or(0);
-    if (r.start_ticks && (*r.start_ticks == 0 || *r.start_ticks > static_cast<std::uint64_t>(INT64_MAX))) {
+    if (r.start_ticks &&
+        (*r.start_ticks == 0 || *r.start_ticks > static_cast<std::uint64_t>(INT64_MAX))) {
         r.start_ticks.reset();
     }
     return r;
