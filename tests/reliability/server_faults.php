@@ -10,7 +10,7 @@ require __DIR__ . '/lib/driver.inc';
 
 $opt = rel_options(['backend' => 'redis', 'rounds' => 3, 'test' => 'server-faults']);
 $started = microtime(true);
-$tried = "{$opt['rounds']} rounds x (stop while held, kill while a waiter waits, restart while held): calls during the outage and the first call after it";
+$tried = "{$opt['rounds']} rounds x (stop while held, SIGKILL while a waiter waits, SIGSTOP-frozen while held, restart while held): calls during the outage and the first call after it";
 try {
     $backend = rel_backend($opt['backend']);
 } catch (BackendUnavailable $e) {
@@ -21,9 +21,15 @@ if (!$backend instanceof ServerBackend) {
     rel_report($opt['test'], $opt['backend'], $tried, 0, [], $started, [], 'this backend has no server');
     exit(1);
 }
+// Short timeouts, so that a frozen server is noticed quickly (the budget follows them). Set
+// before prepare(): connection parameters are taken when the backend is configured.
+foreach (['redis_connect_timeout', 'redis_read_timeout', 'mysql_connect_timeout', 'mysql_read_timeout'] as $ini) {
+    ini_set("nativelock.$ini", '1');
+}
 $backend->prepare('faults');
 $script = dirname(__DIR__) . '/servers/' . $backend->serverScript() . '.sh';
 $budget = $backend->callBudget();
+$pidfile = getenv('NATIVELOCK_TEST_RUNDIR') . '/' . $backend->serverScript() . '/' . ['redis' => 'redis.pid', 'mariadb' => 'mysqld.pid'][$backend->serverScript()];
 $failures = [];
 $calls = 0;
 $slowest = 0.0;
@@ -127,7 +133,23 @@ for ($round = 0; $round < $opt['rounds']; $round++) {
         $backend->release($l);
     }, true);
 
-    // 3. Restarted while held: the next acquire of that very name succeeds within the bound.
+    // 3. Frozen (SIGSTOP: the socket stays open, nothing answers) while held: the read
+    // timeout must end the call, then SIGCONT and the process carries on.
+    $held = $backend->tryAcquire("frozen-$round") ?? throw new RuntimeException('lock taken');
+    $serverPid = (int) @file_get_contents($pidfile);
+    if ($serverPid <= 0 || !posix_kill($serverPid, SIGSTOP)) {
+        $failures[] = "round $round: cannot freeze the server (pid file $pidfile)";
+    } else {
+        call("round $round, frozen: release()", fn() => $backend->release($held), false);
+        call("round $round, frozen: try", fn() => $backend->tryAcquire("frozen-other-$round"), false);
+        posix_kill($serverPid, SIGCONT);
+        call("round $round, thawed: try", function () use ($backend, $round) {
+            $l = $backend->tryAcquire("after-freeze-$round") ?? throw new RuntimeException('taken');
+            $backend->release($l);
+        }, true);
+    }
+
+    // 4. Restarted while held: the next acquire of that very name succeeds within the bound.
     $held = $backend->tryAcquire("restart-$round") ?? throw new RuntimeException('lock taken');
     server($script, 'restart');
     try {
