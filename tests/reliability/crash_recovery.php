@@ -14,6 +14,7 @@ require __DIR__ . '/lib/driver.inc';
 $opt = rel_options(['backend' => 'file', 'trials' => 100, 'test' => 'crash-recovery']);
 $started = microtime(true);
 $tried = "{$opt['trials']} trials: holder SIGKILLed at a random point (before/during acquire, holding, during/after release), half of them with a waiting rival";
+rel_guard($opt['test'], $opt['backend'], $tried, $started);
 try {
     $backend = rel_backend($opt['backend']);
 } catch (BackendUnavailable $e) {

@@ -18,6 +18,7 @@ $tried = "parent holding {$opt['locks']} locks per backend forks {$opt['children
 /** The parent's part. Returns the ending a forked child must perform, or null in the parent. */
 function parent_main(array $opt, float $started, string $tried, array &$locks): ?string
 {
+    rel_guard($opt['test'], str_replace(',', '+', $opt['backend']), $tried, $started);
     $backends = [];
     try {
         foreach (explode(',', $opt['backend']) as $name) {
@@ -87,7 +88,9 @@ function parent_main(array $opt, float $started, string $tried, array &$locks): 
 $locks = [];
 $ending = parent_main($opt, $started, $tried, $locks);
 
-// Only forked children get here. Silence their fatal errors' output: they are expected.
+// Only forked children get here. Silence their fatal errors' output: they are expected; and
+// let an uncaught exception end the child the way PHP ends it (not through rel_guard()).
+restore_exception_handler();
 ini_set('display_errors', '0');
 ini_set('log_errors', '0');
 foreach ($backends as $backend) {
@@ -110,7 +113,12 @@ switch ($ending) {
         posix_kill(getmypid(), SIGKILL);
     case 'release-then-exit':
         foreach ($locks as [$backend, $lock]) {
-            $backend->release($lock);
+            try {
+                $backend->release($lock);
+            } catch (Throwable $e) {
+                // The child does not hold the parent's lock; refusing to release it is fine
+                // (SharedLock throws SharedLockReleaseException). What matters is the parent.
+            }
         }
         exit(0);
     case 'drop-objects':

@@ -10,6 +10,7 @@ require __DIR__ . '/lib/driver.inc';
 $opt = rel_options(['test' => 'hostile-filelock']);
 $started = microtime(true);
 $tried = 'wrong types, bad timeouts, hostile $lockpath values (file, symlinks, /proc/, missing, vanishing, NUL), symlinks/FIFO/directory planted at the lock path';
+rel_guard($opt['test'], 'file', $tried, $started);
 try {
     $backend = rel_backend('file');
 } catch (BackendUnavailable $e) {

@@ -13,6 +13,7 @@ $seed = $opt['seed'] ?: random_int(1, PHP_INT_MAX);
 $started = microtime(true);
 $names = hostile_names($opt['random'], $seed);
 $tried = count($names) - $opt['random'] . " hostile names (empty, 1 MiB, NUL, invalid UTF-8, ../, %00, SQL/Lua/RESP metacharacters) + {$opt['random']} random byte strings (seed $seed)";
+rel_guard($opt['test'], $opt['backend'], $tried, $started);
 try {
     $backend = rel_backend($opt['backend']);
 } catch (BackendUnavailable $e) {

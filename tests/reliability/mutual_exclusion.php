@@ -10,6 +10,7 @@ require __DIR__ . '/lib/driver.inc';
 $opt = rel_options(['backend' => 'file', 'procs' => 8, 'cycles' => 2000, 'test' => 'mutual-exclusion']);
 $started = microtime(true);
 $tried = "{$opt['procs']} processes x {$opt['cycles']} cycles of lock/read-increment-write/unlock, random try/blocking mix and sleeps";
+rel_guard($opt['test'], $opt['backend'], $tried, $started);
 try {
     $backend = rel_backend($opt['backend']);
 } catch (BackendUnavailable $e) {

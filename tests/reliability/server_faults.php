@@ -11,6 +11,7 @@ require __DIR__ . '/lib/driver.inc';
 $opt = rel_options(['backend' => 'redis', 'rounds' => 3, 'test' => 'server-faults']);
 $started = microtime(true);
 $tried = "{$opt['rounds']} rounds x (stop while held, SIGKILL while a waiter waits, SIGSTOP-frozen while held, restart while held): calls during the outage and the first call after it";
+rel_guard($opt['test'], $opt['backend'], $tried, $started);
 try {
     $backend = rel_backend($opt['backend']);
 } catch (BackendUnavailable $e) {
