@@ -556,16 +556,24 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         Z_PARAM_ZVAL(ttl)
     ZEND_PARSE_PARAMETERS_END();
     double timeout_s = 0, ttl_s = 0;
-    if (!valid_number(timeout, timeout_s) || timeout_s < 0) {
-        zend_argument_value_error(2, "($timeout) must be a number of seconds >= 0");
-        RETURN_THROWS();
-    }
-    if (!valid_number(ttl, ttl_s) || ttl_s < 0) {
-        zend_argument_value_error(3, "($ttl) must be a number of seconds >= 0");
-        RETURN_THROWS();
-    }
     if (Z_TYPE_P(name) == IS_ARRAY || Z_TYPE_P(name) == IS_OBJECT) {
-        zend_argument_type_error(1, "($name) must be a string");
+        zend_argument_type_error(1, "must be a string, %s given", zend_zval_type_name(name));
+        RETURN_THROWS();
+    }
+    if (!valid_number(timeout, timeout_s)) {
+        zend_argument_type_error(2, "must be a number of seconds, %s given", zend_zval_type_name(timeout));
+        RETURN_THROWS();
+    }
+    if (timeout_s < 0) {
+        zend_argument_value_error(2, "must be a number of seconds >= 0");
+        RETURN_THROWS();
+    }
+    if (!valid_number(ttl, ttl_s)) {
+        zend_argument_type_error(3, "must be a number of seconds, %s given", zend_zval_type_name(ttl));
+        RETURN_THROWS();
+    }
+    if (ttl_s < 0) {
+        zend_argument_value_error(3, "must be a number of seconds >= 0");
         RETURN_THROWS();
     }
     std::string lock_name = str_of(name);
@@ -600,7 +608,7 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
     ZVAL_LONG(&default_ttl, 1);
     if (!min_ttl) min_ttl = &default_ttl;
     if (!valid_number(min_ttl, min)) {
-        zend_argument_type_error(2, "($minRemainingTTL) must be a number");
+        zend_argument_type_error(2, "must be a number of seconds, %s given", zend_zval_type_name(min_ttl));
         RETURN_THROWS();
     }
     bool ok = false;
