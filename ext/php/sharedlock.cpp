@@ -60,6 +60,9 @@ struct RequestState {
     // PDO driver: the lock session's PDO (setConnection() or lazily opened).
     bool pdo_mode = false;
     zval pdo;
+    // The process that set or opened `pdo`: a forked child must not destroy it (its QUIT
+    // would end the parent's session).
+    pid_t pdo_pid = 0;
     std::unique_ptr<PdoSession> pdo_session;
     // Native driver: getConnection()'s separate PDO.
     zval side_pdo;
@@ -189,7 +192,10 @@ core::Session &session() {
     if (s.pdo_mode || !s.configured) {
         if (!s.configured && Z_TYPE(s.pdo) == IS_UNDEF)
             throw nativelock::Error("no connection: call SharedLock::configureConnection() or SharedLock::setConnection() first");
-        if (Z_TYPE(s.pdo) == IS_UNDEF) open_pdo(&s.pdo);
+        if (Z_TYPE(s.pdo) == IS_UNDEF) {
+            open_pdo(&s.pdo);
+            s.pdo_pid = nativelock::process::current_pid();
+        }
         if (!s.pdo_session || s.pdo_session->pdo() != Z_OBJ(s.pdo)) s.pdo_session = std::make_unique<PdoSession>(Z_OBJ(s.pdo));
         return *s.pdo_session;
     }
@@ -423,6 +429,9 @@ void release_before_switch() {
     RequestState &s = st();
     if (!s.held.empty()) release_all_held();
     s.pdo_session.reset();
+    if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_pid != nativelock::process::current_pid()) {
+        Z_ADDREF(s.pdo);  // inherited across fork: leak it rather than close the parent's session
+    }
     zval_ptr_dtor(&s.pdo);
     ZVAL_UNDEF(&s.pdo);
     zval_ptr_dtor(&s.side_pdo);
@@ -509,6 +518,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
         if (Z_TYPE(s.pdo) == IS_OBJECT && Z_OBJ(s.pdo) == Z_OBJ_P(pdo) && s.pdo_mode) return;
         release_before_switch();
         ZVAL_COPY(&s.pdo, pdo);
+        s.pdo_pid = nativelock::process::current_pid();
         s.pdo_mode = true;
     NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
 }
@@ -538,7 +548,10 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getConnection) {
     NL_SHARED_GUARD_BEGIN
         RequestState &s = st();
         zval *target = (s.pdo_mode || !s.configured) ? &s.pdo : &s.side_pdo;
-        if (Z_TYPE_P(target) == IS_UNDEF) open_pdo(target);
+        if (Z_TYPE_P(target) == IS_UNDEF) {
+            open_pdo(target);
+            if (target == &s.pdo) s.pdo_pid = nativelock::process::current_pid();
+        }
         RETVAL_COPY(target);
     NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
 }
