@@ -185,12 +185,18 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
                 throw;
             }
         }
-        call_method(st, "rowCount", &ret, 0, nullptr);
-        result.affected = static_cast<std::uint64_t>(zval_get_long(&ret));
-        zval_ptr_dtor(&ret);
-        call_method(st, "columnCount", &ret, 0, nullptr);
-        zend_long columns = zval_get_long(&ret);
-        zval_ptr_dtor(&ret);
+        // The protocol's statements that return rows are SELECT and REPAIR TABLE.
+        bool returns_rows = sql.compare(0, 6, "SELECT") == 0 || sql.compare(0, 6, "REPAIR") == 0;
+        zend_long columns = 0;
+        if (returns_rows) {
+            call_method(st, "columnCount", &ret, 0, nullptr);
+            columns = zval_get_long(&ret);
+            zval_ptr_dtor(&ret);
+        } else {
+            call_method(st, "rowCount", &ret, 0, nullptr);
+            result.affected = static_cast<std::uint64_t>(zval_get_long(&ret));
+            zval_ptr_dtor(&ret);
+        }
         if (columns > 0) {
             if (want_rows && !prepared) {
                 for (zend_long i = 0; i < columns; ++i) {

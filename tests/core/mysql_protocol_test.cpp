@@ -21,6 +21,8 @@ namespace {
 // A session that records statements and answers from a script.
 class ScriptedSession : public Session {
 public:
+    bool exclusive_ = true;
+    bool exclusive() const override { return exclusive_; }
     std::vector<std::string> sql;
     std::function<Result(const std::string &, const std::vector<Param> &)> answer;
 
@@ -44,11 +46,14 @@ Result value(const std::string &v) {
     return r;
 }
 
-TEST(MysqlProtocol, UncontendedLockAndUnlockTakeThreeStatements) {
+TEST(MysqlProtocol, UncontendedLockAndUnlockTakeTwoStatements) {
     ScriptedSession s;
     s.answer = [](const std::string &sql, const std::vector<Param> &) {
-        if (sql.rfind("INSERT", 0) == 0) return affected(1);
-        if (sql.rfind("UPDATE", 0) == 0) return affected(1);
+        if (sql.rfind("INSERT", 0) == 0) {
+            Result r = affected(1);
+            r.insert_id = 1;
+            return r;
+        }
         if (sql.rfind("DELETE", 0) == 0) return affected(1);
         ADD_FAILURE() << "unexpected " << sql;
         return Result();
@@ -56,10 +61,24 @@ TEST(MysqlProtocol, UncontendedLockAndUnlockTakeThreeStatements) {
     Protocol p(s, QuoteStyle::Default);
     p.lock("a", 5, 10);
     EXPECT_TRUE(p.unlock("a"));
-    ASSERT_EQ(s.sql.size(), 3u);
+    ASSERT_EQ(s.sql.size(), 2u);
     EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`name`, `created`, `ttl`, `connection_id`, `lock_acquired`)"), std::string::npos);
-    EXPECT_NE(s.sql[1].find("GET_LOCK(?, 0)"), std::string::npos);
-    EXPECT_NE(s.sql[2].find("RELEASE_LOCK(?)"), std::string::npos);
+    EXPECT_NE(s.sql[0].find("GET_LOCK(?, 0)"), std::string::npos);
+    EXPECT_NE(s.sql[1].find("RELEASE_LOCK(?)"), std::string::npos);
+}
+
+TEST(MysqlProtocol, SharedSessionUsesThePackagesOrderInThreeStatements) {
+    ScriptedSession s;
+    s.exclusive_ = false;
+    s.answer = [](const std::string &sql, const std::vector<Param> &) {
+        EXPECT_EQ(sql.find("LAST_INSERT_ID"), std::string::npos);
+        return affected(1);
+    };
+    Protocol p(s, QuoteStyle::Default);
+    p.lock("a", 5, 10);
+    EXPECT_TRUE(p.unlock("a"));
+    ASSERT_EQ(s.sql.size(), 3u);
+    EXPECT_NE(s.sql[1].find("UPDATE `shared_locks` SET `lock_acquired` = true"), std::string::npos);
 }
 
 TEST(MysqlProtocol, AnsiQuoteStyle) {
@@ -88,12 +107,13 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
     s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
         if (sql.rfind("INSERT", 0) == 0) throw SqlError(1062, "23000", "Duplicate entry");
         if (sql.rfind("DELETE", 0) == 0) return affected(0);
+        if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
         ADD_FAILURE() << "unexpected " << sql;
         return Result();
     };
     Protocol p(s, QuoteStyle::Default);
     EXPECT_THROW(p.lock("a", 0, 10), LockTimeout);
-    EXPECT_EQ(s.sql.size(), 2u);
+    EXPECT_EQ(s.sql.size(), 3u);  // INSERT…GET_LOCK (duplicate), RELEASE_LOCK, clean
 }
 
 TEST(MysqlProtocol, LongNamesAreRejectedNotTruncated) {
@@ -187,7 +207,7 @@ protected:
     }
 };
 
-TEST_F(MysqlServer, UncontendedCycleIsThreeRoundTripsAfterPrepare) {
+TEST_F(MysqlServer, UncontendedCycleIsTwoRoundTripsAfterPrepare) {
     NativeSession a(server());
     Protocol p(a, QuoteStyle::Default);
     std::string n = name("rt");
@@ -196,7 +216,7 @@ TEST_F(MysqlServer, UncontendedCycleIsThreeRoundTripsAfterPrepare) {
     auto before = a.round_trips();
     p.lock(n, 0, 10);
     ASSERT_TRUE(p.unlock(n));
-    EXPECT_EQ(a.round_trips() - before, 3u);
+    EXPECT_EQ(a.round_trips() - before, 2u);
 }
 
 TEST_F(MysqlServer, SecondSessionTimesOutThenGetsTheLockAfterRelease) {

@@ -194,6 +194,7 @@ Result NativeSession::execute(const std::string &sql, const std::vector<Param> &
     unsigned n = mysql_stmt_field_count(stmt);
     if (n == 0) {
         result.affected = mysql_stmt_affected_rows(stmt);
+        result.insert_id = mysql_stmt_insert_id(stmt);
         return result;
     }
     constexpr std::size_t kCell = 256;

@@ -40,6 +40,7 @@ public:
     Result execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
                    bool want_rows) override;
     double max_wait_seconds() const override;
+    bool exclusive() const override { return true; }
 
     // Connects if not connected; if connected, checks without a round trip that the server has
     // not closed the socket (KILL, restart) and reconnects if it did. Returns the generation.

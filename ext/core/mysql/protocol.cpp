@@ -116,7 +116,27 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
     Deadline deadline = Deadline::after(timeout);
     double instant_backoff = 0.001;
     for (;;) {
-        if (register_row(name, ttl)) {
+        // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own, LAST_INSERT_ID(expr)
+        // reports GET_LOCK's result in the OK packet: one round trip when uncontended. On a shared
+        // session (PDO) the application's LAST_INSERT_ID() must not change: the package's order.
+        bool owned_row = false;
+        if (session_.exclusive()) {
+            try {
+                Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " + q_ttl_ + ", " +
+                                   q_conn_ + ", " + q_acquired_ +
+                                   ") VALUES (?, unix_timestamp(), ?, connection_id(), LAST_INSERT_ID(GET_LOCK(?, 0)))",
+                               {Param::str(name), Param::integer(ttl), Param::str(name)});
+                if (r.insert_id == 1) return;
+                owned_row = true;  // GET_LOCK busy: the row is ours, take GET_LOCK below
+            } catch (const SqlError &e) {
+                if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
+                // GET_LOCK was evaluated before the duplicate was found: give back what we took.
+                run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
+            }
+        } else {
+            owned_row = register_row(name, ttl);
+        }
+        if (owned_row) {
             // We own the row: take GET_LOCK. Another session may hold it for a moment (a waiter
             // of the previous holder) or for good (a holder past its TTL, a hung session): give
             // it a few ms, then KILL it — we are the legitimate holder.

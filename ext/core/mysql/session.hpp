@@ -27,6 +27,8 @@ using Row = std::vector<std::optional<std::string>>;
 
 struct Result {
     std::uint64_t affected = 0;
+    // The OK packet's last insert id (LAST_INSERT_ID(expr) sets it).
+    std::uint64_t insert_id = 0;
     // First column of the first row; nullopt when there is no row or the value is NULL.
     bool has_row = false;
     std::optional<std::string> value;
@@ -68,6 +70,9 @@ public:
                            bool want_rows) = 0;
     // Longest server-side wait one statement may take before the client's read timeout fires.
     virtual double max_wait_seconds() const { return 30.0; }
+    // True if nobody else runs statements on this session: the protocol may then use
+    // LAST_INSERT_ID(expr) to learn GET_LOCK's result from an INSERT (one round trip).
+    virtual bool exclusive() const { return false; }
 };
 
 }  // namespace nativelock::mysql
