@@ -1,5 +1,7 @@
 --TEST--
 SharedLock: the server restarts mid-use: a lock held across it fails to release with SharedLockReleaseException, the next lock reconnects
+--CONFLICTS--
+all
 --EXTENSIONS--
 pdo
 mysqlnd
