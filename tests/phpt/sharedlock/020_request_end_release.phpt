@@ -17,7 +17,7 @@ $endings = [
     'end' => '',
     'exit' => 'exit(3);',
     'exception' => 'throw new RuntimeException("boom");',
-    'fatal' => 'str_repeat("x", PHP_INT_MAX);',
+    'fatal' => 'ini_set("memory_limit", "8M"); $waste = str_repeat("x", 64 * 1024 * 1024);',
 ];
 $setups = [
     'native' => sl_configure_code(),
