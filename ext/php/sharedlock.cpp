@@ -54,7 +54,8 @@ struct Pool {
 struct RequestState {
     bool configured = false;
     // The package's configuration, verbatim, for getConnection()'s PDO.
-    zval config_host, config_db, config_user, config_password, config_charset, config_port, config_dsn;
+    zval config_host, config_db, config_user, config_password, config_charset, config_port,
+        config_dsn;
     core::ConnectParams params;
     int quote_style = 0;
     // PDO driver: the lock session's PDO (setConnection() or lazily opened).
@@ -77,13 +78,13 @@ struct RequestState {
     bool shutdown_function_registered = false;
 
     RequestState() {
-        for (zval *z : {&config_host, &config_db, &config_user, &config_password, &config_charset, &config_port,
-                        &config_dsn, &pdo, &side_pdo})
+        for (zval *z : {&config_host, &config_db, &config_user, &config_password, &config_charset,
+                        &config_port, &config_dsn, &pdo, &side_pdo})
             ZVAL_UNDEF(z);
     }
     void clear_config() {
-        for (zval *z : {&config_host, &config_db, &config_user, &config_password, &config_charset, &config_port,
-                        &config_dsn}) {
+        for (zval *z : {&config_host, &config_db, &config_user, &config_password, &config_charset,
+                        &config_port, &config_dsn}) {
             zval_ptr_dtor(z);
             ZVAL_UNDEF(z);
         }
@@ -152,8 +153,14 @@ void open_pdo(zval *out) {
     object_init_ex(&object, ce);
     zval args[4];
     ZVAL_STRINGL(&args[0], dsn.data(), dsn.size());
-    if (Z_TYPE(s.config_user) == IS_UNDEF) ZVAL_NULL(&args[1]); else ZVAL_COPY(&args[1], &s.config_user);
-    if (Z_TYPE(s.config_password) == IS_UNDEF) ZVAL_NULL(&args[2]); else ZVAL_COPY(&args[2], &s.config_password);
+    if (Z_TYPE(s.config_user) == IS_UNDEF)
+        ZVAL_NULL(&args[1]);
+    else
+        ZVAL_COPY(&args[1], &s.config_user);
+    if (Z_TYPE(s.config_password) == IS_UNDEF)
+        ZVAL_NULL(&args[2]);
+    else
+        ZVAL_COPY(&args[2], &s.config_password);
     array_init(&args[3]);
     add_index_long(&args[3], 3, 2);  // PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION
     zval ret;
@@ -191,12 +198,15 @@ core::Session &session() {
     RequestState &s = st();
     if (s.pdo_mode || !s.configured) {
         if (!s.configured && Z_TYPE(s.pdo) == IS_UNDEF)
-            throw nativelock::Error("no connection: call SharedLock::configureConnection() or SharedLock::setConnection() first");
+            throw nativelock::Error(
+                "no connection: call SharedLock::configureConnection() or "
+                "SharedLock::setConnection() first");
         if (Z_TYPE(s.pdo) == IS_UNDEF) {
             open_pdo(&s.pdo);
             s.pdo_pid = nativelock::process::current_pid();
         }
-        if (!s.pdo_session || s.pdo_session->pdo() != Z_OBJ(s.pdo)) s.pdo_session = std::make_unique<PdoSession>(Z_OBJ(s.pdo));
+        if (!s.pdo_session || s.pdo_session->pdo() != Z_OBJ(s.pdo))
+            s.pdo_session = std::make_unique<PdoSession>(Z_OBJ(s.pdo));
         return *s.pdo_session;
     }
     Pool &p = the_pool();
@@ -258,13 +268,16 @@ void register_shutdown_release() {
     php_shutdown_function_entry entry;
     memset(&entry, 0, sizeof entry);
     char *error = nullptr;
-    if (zend_fcall_info_init(&callable, 0, &entry.fci, &entry.fci_cache, nullptr, &error) == SUCCESS) {
+    if (zend_fcall_info_init(&callable, 0, &entry.fci, &entry.fci_cache, nullptr, &error) ==
+        SUCCESS) {
         Z_TRY_ADDREF(entry.fci.function_name);
         entry.fci.param_count = 0;
         entry.fci.params = nullptr;
         entry.fci.named_params = nullptr;
-        if (append_user_shutdown_function(&entry)) s.shutdown_function_registered = true;
-        else zval_ptr_dtor(&entry.fci.function_name);
+        if (append_user_shutdown_function(&entry))
+            s.shutdown_function_registered = true;
+        else
+            zval_ptr_dtor(&entry.fci.function_name);
     }
     if (error) efree(error);
     zval_ptr_dtor(&callable);
@@ -279,7 +292,8 @@ void track(const std::string &name) {
         s.held_native = via_pdo ? nullptr : s.native;
         s.held_generation = via_pdo ? 0 : s.native->generation();
         s.entry.release = release_at_request_end;
-        s.entry.phase = via_pdo ? nativelock::php::kReleaseAtShutdownFunction : nativelock::php::kReleaseAtRequestShutdown;
+        s.entry.phase = via_pdo ? nativelock::php::kReleaseAtShutdownFunction
+                                : nativelock::php::kReleaseAtRequestShutdown;
         nativelock::php::registry_add(&s.entry);
         if (via_pdo) register_shutdown_release();
     }
@@ -371,7 +385,8 @@ bool map_exception(Op op, zval *name, zval *extra) noexcept {
         zend_class_entry *pce = kind == Repair ? ce_table_repair : spl_ce_RuntimeException;
         zval p;
         object_init_ex(&p, pce);
-        zend_update_property_stringl(zend_ce_exception, Z_OBJ(p), "message", sizeof("message") - 1, what.data(), what.size());
+        zend_update_property_stringl(zend_ce_exception, Z_OBJ(p), "message", sizeof("message") - 1,
+                                     what.data(), what.size());
         previous = Z_OBJ(p);
     }
     switch (op) {
@@ -386,11 +401,14 @@ bool map_exception(Op op, zval *name, zval *extra) noexcept {
             }
             break;
         case Op::Unlock:
-            throw_lock_exception(ce_release, name, nullptr, kind == Repair ? what : std::string(), previous);
+            throw_lock_exception(ce_release, name, nullptr, kind == Repair ? what : std::string(),
+                                 previous);
             break;
         case Op::AssertTTL:
-            if (kind == Repair) throw_lock_exception(ce_exception, name, nullptr, what, previous);
-            else throw_lock_exception(ce_remaining_ttl, name, extra, "", previous);
+            if (kind == Repair)
+                throw_lock_exception(ce_exception, name, nullptr, what, previous);
+            else
+                throw_lock_exception(ce_remaining_ttl, name, extra, "", previous);
             break;
         case Op::Repair:
         case Op::Other:
@@ -401,7 +419,8 @@ bool map_exception(Op op, zval *name, zval *extra) noexcept {
                 zend_throw_exception_object(&ex);
             } else {
                 if (previous) OBJ_RELEASE(previous);
-                zend_throw_exception(kind == Repair ? ce_table_repair : spl_ce_RuntimeException, what.c_str(), 0);
+                zend_throw_exception(kind == Repair ? ce_table_repair : spl_ce_RuntimeException,
+                                     what.c_str(), 0);
             }
             break;
     }
@@ -409,9 +428,16 @@ bool map_exception(Op op, zval *name, zval *extra) noexcept {
 }
 
 bool valid_number(zval *z, double &out) {
-    if (Z_TYPE_P(z) == IS_LONG) { out = static_cast<double>(Z_LVAL_P(z)); return true; }
-    if (Z_TYPE_P(z) == IS_DOUBLE) { out = Z_DVAL_P(z); return !std::isnan(out); }
-    if (Z_TYPE_P(z) == IS_STRING && is_numeric_string(Z_STRVAL_P(z), Z_STRLEN_P(z), nullptr, &out, false)) {
+    if (Z_TYPE_P(z) == IS_LONG) {
+        out = static_cast<double>(Z_LVAL_P(z));
+        return true;
+    }
+    if (Z_TYPE_P(z) == IS_DOUBLE) {
+        out = Z_DVAL_P(z);
+        return !std::isnan(out);
+    }
+    if (Z_TYPE_P(z) == IS_STRING &&
+        is_numeric_string(Z_STRVAL_P(z), Z_STRLEN_P(z), nullptr, &out, false)) {
         zend_long l;
         zend_uchar t = is_numeric_string(Z_STRVAL_P(z), Z_STRLEN_P(z), &l, &out, false);
         if (t == IS_LONG) out = static_cast<double>(l);
@@ -444,66 +470,78 @@ void release_before_switch() {
 #define NL_SHARED_GUARD_BEGIN \
     bool nl_bailout = false;  \
     try {
-#define NL_SHARED_GUARD_END(op, name, extra)                         \
-    }                                                                \
-    catch (...) {                                                    \
-        nl_bailout = map_exception((op), (name), (extra));           \
-    }                                                                \
-    if (nl_bailout) zend_bailout();                                  \
+#define NL_SHARED_GUARD_END(op, name, extra)               \
+    }                                                      \
+    catch (...) {                                          \
+        nl_bailout = map_exception((op), (name), (extra)); \
+    }                                                      \
+    if (nl_bailout) zend_bailout();                        \
     if (EG(exception)) RETURN_THROWS();
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, configureConnection) {
     zval *host, *db, *user, *password, *charset = nullptr, *port = nullptr, *dsn = nullptr;
     ZEND_PARSE_PARAMETERS_START(4, 7)
-        Z_PARAM_ZVAL(host)
-        Z_PARAM_ZVAL(db)
-        Z_PARAM_ZVAL(user)
-        Z_PARAM_ZVAL(password)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ZVAL(charset)
-        Z_PARAM_ZVAL(port)
-        Z_PARAM_ZVAL(dsn)
+    Z_PARAM_ZVAL(host)
+    Z_PARAM_ZVAL(db)
+    Z_PARAM_ZVAL(user)
+    Z_PARAM_ZVAL(password)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_ZVAL(charset)
+    Z_PARAM_ZVAL(port)
+    Z_PARAM_ZVAL(dsn)
     ZEND_PARSE_PARAMETERS_END();
     NL_SHARED_GUARD_BEGIN
-        release_before_switch();
-        RequestState &s = st();
-        s.clear_config();
-        ZVAL_COPY(&s.config_host, host);
-        ZVAL_COPY(&s.config_db, db);
-        ZVAL_COPY(&s.config_user, user);
-        ZVAL_COPY(&s.config_password, password);
-        if (charset) ZVAL_COPY(&s.config_charset, charset); else ZVAL_STRING(&s.config_charset, "utf8mb4");
-        if (port) ZVAL_COPY(&s.config_port, port); else ZVAL_NULL(&s.config_port);
-        if (dsn) ZVAL_COPY(&s.config_dsn, dsn); else ZVAL_NULL(&s.config_dsn);
-        core::ConnectParams p;
-        p.host = str_of(host);
-        p.database = str_of(db);
-        p.user = str_of(user);
-        p.password = str_of(password);
-        p.charset = str_of(&s.config_charset);
-        p.port = zend_is_true(&s.config_port) ? static_cast<unsigned>(zval_get_long(&s.config_port)) : 0;
-        if (zend_is_true(&s.config_dsn)) {
-            // key=value;… of the DSN: unix_socket is honoured by the native driver.
-            std::string extra = str_of(&s.config_dsn);
-            std::size_t pos = 0;
-            while (pos <= extra.size()) {
-                std::size_t end = extra.find(';', pos);
-                if (end == std::string::npos) end = extra.size();
-                std::string item = extra.substr(pos, end - pos);
-                std::size_t eq = item.find('=');
-                if (eq != std::string::npos) {
-                    std::string k = item.substr(0, eq), v = item.substr(eq + 1);
-                    if (k == "unix_socket") p.unix_socket = v;
-                    else if (k == "port") p.port = static_cast<unsigned>(std::atoi(v.c_str()));
-                }
-                pos = end + 1;
+    release_before_switch();
+    RequestState &s = st();
+    s.clear_config();
+    ZVAL_COPY(&s.config_host, host);
+    ZVAL_COPY(&s.config_db, db);
+    ZVAL_COPY(&s.config_user, user);
+    ZVAL_COPY(&s.config_password, password);
+    if (charset)
+        ZVAL_COPY(&s.config_charset, charset);
+    else
+        ZVAL_STRING(&s.config_charset, "utf8mb4");
+    if (port)
+        ZVAL_COPY(&s.config_port, port);
+    else
+        ZVAL_NULL(&s.config_port);
+    if (dsn)
+        ZVAL_COPY(&s.config_dsn, dsn);
+    else
+        ZVAL_NULL(&s.config_dsn);
+    core::ConnectParams p;
+    p.host = str_of(host);
+    p.database = str_of(db);
+    p.user = str_of(user);
+    p.password = str_of(password);
+    p.charset = str_of(&s.config_charset);
+    p.port =
+        zend_is_true(&s.config_port) ? static_cast<unsigned>(zval_get_long(&s.config_port)) : 0;
+    if (zend_is_true(&s.config_dsn)) {
+        // key=value;… of the DSN: unix_socket is honoured by the native driver.
+        std::string extra = str_of(&s.config_dsn);
+        std::size_t pos = 0;
+        while (pos <= extra.size()) {
+            std::size_t end = extra.find(';', pos);
+            if (end == std::string::npos) end = extra.size();
+            std::string item = extra.substr(pos, end - pos);
+            std::size_t eq = item.find('=');
+            if (eq != std::string::npos) {
+                std::string k = item.substr(0, eq), v = item.substr(eq + 1);
+                if (k == "unix_socket")
+                    p.unix_socket = v;
+                else if (k == "port")
+                    p.port = static_cast<unsigned>(std::atoi(v.c_str()));
             }
+            pos = end + 1;
         }
-        p.connect_timeout = NATIVELOCK_G(mysql_connect_timeout);
-        p.read_timeout = NATIVELOCK_G(mysql_read_timeout);
-        s.params = p;
-        s.configured = true;
-        s.pdo_mode = driver_is_pdo();
+    }
+    p.connect_timeout = NATIVELOCK_G(mysql_connect_timeout);
+    p.read_timeout = NATIVELOCK_G(mysql_read_timeout);
+    s.params = p;
+    s.configured = true;
+    s.pdo_mode = driver_is_pdo();
     NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
 }
 
@@ -511,22 +549,22 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
     zval *pdo;
     zend_class_entry *pce = pdo_class();
     ZEND_PARSE_PARAMETERS_START(1, 1)
-        Z_PARAM_OBJECT_OF_CLASS(pdo, pce)
+    Z_PARAM_OBJECT_OF_CLASS(pdo, pce)
     ZEND_PARSE_PARAMETERS_END();
     NL_SHARED_GUARD_BEGIN
-        RequestState &s = st();
-        if (Z_TYPE(s.pdo) == IS_OBJECT && Z_OBJ(s.pdo) == Z_OBJ_P(pdo) && s.pdo_mode) return;
-        release_before_switch();
-        ZVAL_COPY(&s.pdo, pdo);
-        s.pdo_pid = nativelock::process::current_pid();
-        s.pdo_mode = true;
+    RequestState &s = st();
+    if (Z_TYPE(s.pdo) == IS_OBJECT && Z_OBJ(s.pdo) == Z_OBJ_P(pdo) && s.pdo_mode) return;
+    release_before_switch();
+    ZVAL_COPY(&s.pdo, pdo);
+    s.pdo_pid = nativelock::process::current_pid();
+    s.pdo_mode = true;
     NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setQuoteStyle) {
     zval *style;
     ZEND_PARSE_PARAMETERS_START(1, 1)
-        Z_PARAM_ZVAL(style)
+    Z_PARAM_ZVAL(style)
     ZEND_PARSE_PARAMETERS_END();
     // switch() in the package compares loosely with 0 and 1.
     zval zero, one;
@@ -538,7 +576,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setQuoteStyle) {
         st().quote_style = 1;
     } else {
         zend_string *text = zval_get_string(style);
-        zend_throw_exception_ex(spl_ce_InvalidArgumentException, 0, "Invalid quote style \"%s\"", ZSTR_VAL(text));
+        zend_throw_exception_ex(spl_ce_InvalidArgumentException, 0, "Invalid quote style \"%s\"",
+                                ZSTR_VAL(text));
         zend_string_release(text);
     }
 }
@@ -546,13 +585,13 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setQuoteStyle) {
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getConnection) {
     ZEND_PARSE_PARAMETERS_NONE();
     NL_SHARED_GUARD_BEGIN
-        RequestState &s = st();
-        zval *target = (s.pdo_mode || !s.configured) ? &s.pdo : &s.side_pdo;
-        if (Z_TYPE_P(target) == IS_UNDEF) {
-            open_pdo(target);
-            if (target == &s.pdo) s.pdo_pid = nativelock::process::current_pid();
-        }
-        RETVAL_COPY(target);
+    RequestState &s = st();
+    zval *target = (s.pdo_mode || !s.configured) ? &s.pdo : &s.side_pdo;
+    if (Z_TYPE_P(target) == IS_UNDEF) {
+        open_pdo(target);
+        if (target == &s.pdo) s.pdo_pid = nativelock::process::current_pid();
+    }
+    RETVAL_COPY(target);
     NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
 }
 
@@ -564,9 +603,9 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getTable) {
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
     zval *name, *timeout, *ttl;
     ZEND_PARSE_PARAMETERS_START(3, 3)
-        Z_PARAM_ZVAL(name)
-        Z_PARAM_ZVAL(timeout)
-        Z_PARAM_ZVAL(ttl)
+    Z_PARAM_ZVAL(name)
+    Z_PARAM_ZVAL(timeout)
+    Z_PARAM_ZVAL(ttl)
     ZEND_PARSE_PARAMETERS_END();
     double timeout_s = 0, ttl_s = 0;
     if (Z_TYPE_P(name) == IS_ARRAY || Z_TYPE_P(name) == IS_OBJECT) {
@@ -574,7 +613,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         RETURN_THROWS();
     }
     if (!valid_number(timeout, timeout_s)) {
-        zend_argument_type_error(2, "must be a number of seconds, %s given", zend_zval_type_name(timeout));
+        zend_argument_type_error(2, "must be a number of seconds, %s given",
+                                 zend_zval_type_name(timeout));
         RETURN_THROWS();
     }
     if (timeout_s < 0) {
@@ -582,7 +622,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         RETURN_THROWS();
     }
     if (!valid_number(ttl, ttl_s)) {
-        zend_argument_type_error(3, "must be a number of seconds, %s given", zend_zval_type_name(ttl));
+        zend_argument_type_error(3, "must be a number of seconds, %s given",
+                                 zend_zval_type_name(ttl));
         RETURN_THROWS();
     }
     if (ttl_s < 0) {
@@ -591,13 +632,14 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
     }
     std::string lock_name = str_of(name);
     NL_SHARED_GUARD_BEGIN
-        core::Protocol protocol(session(), quote_style());
-        protocol.lock(lock_name, timeout_s, static_cast<long long>(std::llround(ttl_s)));
-        track(lock_name);
-        drop_previous();
+    core::Protocol protocol(session(), quote_style());
+    protocol.lock(lock_name, timeout_s, static_cast<long long>(std::llround(ttl_s)));
+    track(lock_name);
+    drop_previous();
     NL_SHARED_GUARD_END(Op::Lock, name, timeout)
     object_init_ex(return_value, ce_handle);
-    zend_update_property(ce_handle, Z_OBJ_P(return_value), "lockName", sizeof("lockName") - 1, name);
+    zend_update_property(ce_handle, Z_OBJ_P(return_value), "lockName", sizeof("lockName") - 1,
+                         name);
 }
 
 namespace {
@@ -606,10 +648,10 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
     std::string lock_name = str_of(name);
     bool released = false;
     NL_SHARED_GUARD_BEGIN
-        core::Protocol protocol(session(), quote_style());
-        untrack(lock_name);
-        released = protocol.unlock(lock_name);
-        drop_previous();
+    core::Protocol protocol(session(), quote_style());
+    untrack(lock_name);
+    released = protocol.unlock(lock_name);
+    drop_previous();
     NL_SHARED_GUARD_END(Op::Unlock, name, nullptr)
     if (!released) throw_lock_exception(ce_release, name, nullptr, "", nullptr);
 }
@@ -621,14 +663,15 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
     ZVAL_LONG(&default_ttl, 1);
     if (!min_ttl) min_ttl = &default_ttl;
     if (!valid_number(min_ttl, min)) {
-        zend_argument_type_error(2, "must be a number of seconds, %s given", zend_zval_type_name(min_ttl));
+        zend_argument_type_error(2, "must be a number of seconds, %s given",
+                                 zend_zval_type_name(min_ttl));
         RETURN_THROWS();
     }
     bool ok = false;
     NL_SHARED_GUARD_BEGIN
-        core::Protocol protocol(session(), quote_style());
-        ok = protocol.has_remaining_ttl(lock_name, static_cast<long long>(std::llround(min)));
-        drop_previous();
+    core::Protocol protocol(session(), quote_style());
+    ok = protocol.has_remaining_ttl(lock_name, static_cast<long long>(std::llround(min)));
+    drop_previous();
     NL_SHARED_GUARD_END(Op::AssertTTL, name, min_ttl)
     if (!ok) throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);
 }
@@ -638,7 +681,7 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, unlock) {
     zval *name;
     ZEND_PARSE_PARAMETERS_START(1, 1)
-        Z_PARAM_ZVAL(name)
+    Z_PARAM_ZVAL(name)
     ZEND_PARSE_PARAMETERS_END();
     do_unlock(INTERNAL_FUNCTION_PARAM_PASSTHRU, name);
 }
@@ -646,9 +689,9 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, unlock) {
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, assertTTL) {
     zval *name, *min_ttl = nullptr;
     ZEND_PARSE_PARAMETERS_START(1, 2)
-        Z_PARAM_ZVAL(name)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ZVAL(min_ttl)
+    Z_PARAM_ZVAL(name)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_ZVAL(min_ttl)
     ZEND_PARSE_PARAMETERS_END();
     do_assert_ttl(INTERNAL_FUNCTION_PARAM_PASSTHRU, name, min_ttl);
 }
@@ -656,9 +699,9 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, assertTTL) {
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, tryRepairTable) {
     ZEND_PARSE_PARAMETERS_NONE();
     NL_SHARED_GUARD_BEGIN
-        core::Protocol protocol(session(), quote_style());
-        protocol.repair_table();
-        drop_previous();
+    core::Protocol protocol(session(), quote_style());
+    protocol.repair_table();
+    drop_previous();
     NL_SHARED_GUARD_END(Op::Repair, nullptr, nullptr)
 }
 
@@ -666,7 +709,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, releaseAllHeldLocks) {
     ZEND_PARSE_PARAMETERS_NONE();
     int released = 0;
     NL_SHARED_GUARD_BEGIN
-        if (state) released = release_all_held();
+    if (state) released = release_all_held();
     NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
     RETURN_LONG(released);
 }
@@ -674,7 +717,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, releaseAllHeldLocks) {
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, __construct) {
     zval *name;
     ZEND_PARSE_PARAMETERS_START(1, 1)
-        Z_PARAM_ZVAL(name)
+    Z_PARAM_ZVAL(name)
     ZEND_PARSE_PARAMETERS_END();
     zend_update_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName", sizeof("lockName") - 1, name);
 }
@@ -682,7 +725,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, __construct) {
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, release) {
     ZEND_PARSE_PARAMETERS_NONE();
     zval rv;
-    zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName", sizeof("lockName") - 1, 1, &rv);
+    zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName",
+                                    sizeof("lockName") - 1, 1, &rv);
     zval copy;
     ZVAL_COPY_DEREF(&copy, name);
     do_unlock(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy);
@@ -694,11 +738,12 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, release) {
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL) {
     zval *min_ttl = nullptr;
     ZEND_PARSE_PARAMETERS_START(0, 1)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ZVAL(min_ttl)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_ZVAL(min_ttl)
     ZEND_PARSE_PARAMETERS_END();
     zval rv;
-    zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName", sizeof("lockName") - 1, 1, &rv);
+    zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName",
+                                    sizeof("lockName") - 1, 1, &rv);
     zval copy;
     ZVAL_COPY_DEREF(&copy, name);
     do_assert_ttl(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy, min_ttl);
@@ -710,12 +755,19 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL) {
 // --- module hooks ---------------------------------------------------------------------
 
 void nativelock_sharedlock_minit(int) {
-    ce_exception = register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockException(zend_ce_exception);
-    ce_acquire = register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockAcquireException(ce_exception);
-    ce_timeout = register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockTimeoutException(ce_acquire);
-    ce_release = register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockReleaseException(ce_exception);
-    ce_remaining_ttl = register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockRemainingTTLException(ce_exception);
-    ce_table_repair = register_class_ItsMieger_MySqlSharedLocks_Exception_TableRepairException(zend_ce_exception);
+    ce_exception =
+        register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockException(zend_ce_exception);
+    ce_acquire = register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockAcquireException(
+        ce_exception);
+    ce_timeout =
+        register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockTimeoutException(ce_acquire);
+    ce_release = register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockReleaseException(
+        ce_exception);
+    ce_remaining_ttl =
+        register_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockRemainingTTLException(
+            ce_exception);
+    ce_table_repair =
+        register_class_ItsMieger_MySqlSharedLocks_Exception_TableRepairException(zend_ce_exception);
     ce_shared_lock = register_class_ItsMieger_MySqlSharedLocks_SharedLock();
     ce_handle = register_class_ItsMieger_MySqlSharedLocks_SharedLockHandle();
     zend_register_class_alias("SharedLock", ce_shared_lock);
@@ -741,8 +793,10 @@ void nativelock_sharedlock_mshutdown() {
 
 void nativelock_sharedlock_minfo() {
     php_info_print_table_start();
-    php_info_print_table_row(2, "SharedLock drivers", "native (MariaDB Connector/C, pooled per worker), pdo");
-    php_info_print_table_row(2, "SharedLock driver (nativelock.sharedlock_driver)", NATIVELOCK_G(sharedlock_driver));
+    php_info_print_table_row(2, "SharedLock drivers",
+                             "native (MariaDB Connector/C, pooled per worker), pdo");
+    php_info_print_table_row(2, "SharedLock driver (nativelock.sharedlock_driver)",
+                             NATIVELOCK_G(sharedlock_driver));
     char count[32];
     snprintf(count, sizeof count, "%zu", pool ? pool->sessions.size() : static_cast<size_t>(0));
     php_info_print_table_row(2, "SharedLock pooled native sessions", count);

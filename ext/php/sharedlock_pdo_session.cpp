@@ -29,17 +29,20 @@ constexpr zend_long kFetchNum = 3;  // PDO::FETCH_NUM
 // Error details of a PDOException (errorInfo) or any Throwable (message, code).
 void describe(zend_object *exception, unsigned &code, std::string &sqlstate, std::string &message) {
     zval rv;
-    zval *info = zend_read_property(exception->ce, exception, "errorInfo", sizeof("errorInfo") - 1, 1, &rv);
+    zval *info =
+        zend_read_property(exception->ce, exception, "errorInfo", sizeof("errorInfo") - 1, 1, &rv);
     code = 0;
     sqlstate = "HY000";
-    zval *msg = zend_read_property(zend_ce_exception, exception, "message", sizeof("message") - 1, 1, &rv);
+    zval *msg =
+        zend_read_property(zend_ce_exception, exception, "message", sizeof("message") - 1, 1, &rv);
     zend_string *m = zval_get_string(msg);
     message.assign(ZSTR_VAL(m), ZSTR_LEN(m));
     zend_string_release(m);
     if (info && Z_TYPE_P(info) == IS_ARRAY) {
         zval *state = zend_hash_index_find(Z_ARRVAL_P(info), 0);
         zval *driver_code = zend_hash_index_find(Z_ARRVAL_P(info), 1);
-        if (state && Z_TYPE_P(state) == IS_STRING) sqlstate.assign(Z_STRVAL_P(state), Z_STRLEN_P(state));
+        if (state && Z_TYPE_P(state) == IS_STRING)
+            sqlstate.assign(Z_STRVAL_P(state), Z_STRLEN_P(state));
         if (driver_code) code = static_cast<unsigned>(zval_get_long(driver_code));
     }
 }
@@ -51,9 +54,12 @@ void describe(zend_object *exception, unsigned &code, std::string &sqlstate, std
         zval *state = zend_hash_index_find(Z_ARRVAL_P(info), 0);
         zval *driver_code = zend_hash_index_find(Z_ARRVAL_P(info), 1);
         zval *text = zend_hash_index_find(Z_ARRVAL_P(info), 2);
-        if (state && Z_TYPE_P(state) == IS_STRING) sqlstate.assign(Z_STRVAL_P(state), Z_STRLEN_P(state));
+        if (state && Z_TYPE_P(state) == IS_STRING)
+            sqlstate.assign(Z_STRVAL_P(state), Z_STRLEN_P(state));
         if (driver_code) code = static_cast<unsigned>(zval_get_long(driver_code));
-        if (text && Z_TYPE_P(text) == IS_STRING) message = "SQLSTATE[" + sqlstate + "]: " + std::string(Z_STRVAL_P(text), Z_STRLEN_P(text));
+        if (text && Z_TYPE_P(text) == IS_STRING)
+            message =
+                "SQLSTATE[" + sqlstate + "]: " + std::string(Z_STRVAL_P(text), Z_STRLEN_P(text));
     }
     throw SqlError(code, sqlstate, message);
 }
@@ -76,14 +82,17 @@ void drop_previous() {
     stashed_previous = nullptr;
 }
 
-CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, uint32_t argc, zval *argv) {
+CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, uint32_t argc,
+                        zval *argv) {
     volatile bool bailed = false;
     ZVAL_UNDEF(retval);
     zend_try {
         zend_call_known_instance_method(fn, object, retval, argc, argv);
-    } zend_catch {
+    }
+    zend_catch {
         bailed = true;
-    } zend_end_try();
+    }
+    zend_end_try();
     if (bailed) return CallStatus::Bailout;
     if (EG(exception)) return CallStatus::Exception;
     return CallStatus::Ok;
@@ -92,7 +101,9 @@ CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, ui
 void call_method(zend_object *object, const char *method, zval *retval, uint32_t argc, zval *argv) {
     zend_function *fn = static_cast<zend_function *>(
         zend_hash_str_find_ptr_lc(&object->ce->function_table, method, strlen(method)));
-    if (!fn) throw nativelock::Error(std::string("method ") + ZSTR_VAL(object->ce->name) + "::" + method + "() not found");
+    if (!fn)
+        throw nativelock::Error(std::string("method ") + ZSTR_VAL(object->ce->name) +
+                                "::" + method + "() not found");
     switch (guarded_call(object, fn, retval, argc, argv)) {
         case CallStatus::Ok:
             return;
@@ -164,9 +175,15 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
     array_init_size(&args, static_cast<uint32_t>(params.size()));
     for (const Param &p : params) {
         switch (p.kind) {
-            case Param::Kind::String: add_next_index_stringl(&args, p.s.data(), p.s.size()); break;
-            case Param::Kind::Int: add_next_index_long(&args, static_cast<zend_long>(p.i)); break;
-            case Param::Kind::Double: add_next_index_double(&args, p.d); break;
+            case Param::Kind::String:
+                add_next_index_stringl(&args, p.s.data(), p.s.size());
+                break;
+            case Param::Kind::Int:
+                add_next_index_long(&args, static_cast<zend_long>(p.i));
+                break;
+            case Param::Kind::Double:
+                add_next_index_double(&args, p.d);
+                break;
         }
     }
     try {
@@ -206,7 +223,8 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
                     std::string name;
                     if (Z_TYPE(meta) == IS_ARRAY) {
                         zval *n = zend_hash_str_find(Z_ARRVAL(meta), "name", 4);
-                        if (n && Z_TYPE_P(n) == IS_STRING) name.assign(Z_STRVAL_P(n), Z_STRLEN_P(n));
+                        if (n && Z_TYPE_P(n) == IS_STRING)
+                            name.assign(Z_STRVAL_P(n), Z_STRLEN_P(n));
                     }
                     zval_ptr_dtor(&meta);
                     result.columns.push_back(name);
@@ -231,10 +249,12 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
                                 r.push_back(std::string(ZSTR_VAL(s), ZSTR_LEN(s)));
                                 zend_string_release(s);
                             }
-                        } ZEND_HASH_FOREACH_END();
+                        }
+                        ZEND_HASH_FOREACH_END();
                     }
                     result.rows.push_back(std::move(r));
-                } ZEND_HASH_FOREACH_END();
+                }
+                ZEND_HASH_FOREACH_END();
             }
             zval_ptr_dtor(&ret);
             if (!result.rows.empty()) {

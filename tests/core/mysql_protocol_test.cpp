@@ -20,7 +20,7 @@ namespace {
 
 // A session that records statements and answers from a script.
 class ScriptedSession : public Session {
-public:
+  public:
     bool exclusive_ = true;
     bool exclusive() const override { return exclusive_; }
     std::vector<std::string> sql;
@@ -62,7 +62,9 @@ TEST(MysqlProtocol, UncontendedLockAndUnlockTakeTwoStatements) {
     p.lock("a", 5, 10);
     EXPECT_TRUE(p.unlock("a"));
     ASSERT_EQ(s.sql.size(), 2u);
-    EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`name`, `created`, `ttl`, `connection_id`, `lock_acquired`)"), std::string::npos);
+    EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`name`, `created`, `ttl`, "
+                            "`connection_id`, `lock_acquired`)"),
+              std::string::npos);
     EXPECT_NE(s.sql[0].find("GET_LOCK(?, 0)"), std::string::npos);
     EXPECT_NE(s.sql[1].find("RELEASE_LOCK(?)"), std::string::npos);
 }
@@ -145,11 +147,13 @@ TEST(MysqlProtocol, CorruptTableIsRepairedOnceAndRetried) {
     ScriptedSession s;
     int inserts = 0;
     s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
-        if (sql.rfind("INSERT", 0) == 0 && inserts++ == 0) throw SqlError(1032, "HY000", "Can't find record");
+        if (sql.rfind("INSERT", 0) == 0 && inserts++ == 0)
+            throw SqlError(1032, "HY000", "Can't find record");
         if (sql.rfind("REPAIR", 0) == 0) {
             Result r;
             r.columns = {"Table", "Op", "Msg_type", "Msg_text"};
-            r.rows.push_back({std::string("t"), std::string("repair"), std::string("status"), std::string("OK")});
+            r.rows.push_back({std::string("t"), std::string("repair"), std::string("status"),
+                              std::string("OK")});
             return r;
         }
         return affected(1);
@@ -164,8 +168,10 @@ TEST(MysqlProtocol, RepairFailureHasThePackagesMessage) {
     s.answer = [](const std::string &, const std::vector<Param> &) {
         Result r;
         r.columns = {"Table", "Op", "Msg_type", "Msg_text"};
-        r.rows.push_back({std::string("t"), std::string("repair"), std::string("Error"), std::string("Table 't' doesn't exist")});
-        r.rows.push_back({std::string("t"), std::string("repair"), std::string("status"), std::string("Operation failed")});
+        r.rows.push_back({std::string("t"), std::string("repair"), std::string("Error"),
+                          std::string("Table 't' doesn't exist")});
+        r.rows.push_back({std::string("t"), std::string("repair"), std::string("status"),
+                          std::string("Operation failed")});
         return r;
     };
     Protocol p(s, QuoteStyle::Default);
@@ -173,7 +179,9 @@ TEST(MysqlProtocol, RepairFailureHasThePackagesMessage) {
         p.repair_table();
         FAIL();
     } catch (const TableRepairFailed &e) {
-        EXPECT_STREQ(e.what(), "Table shared_locks seams to be corrupted. Repair failed with status \"Operation failed\". (Error: Table 't' doesn't exist)");
+        EXPECT_STREQ(e.what(),
+                     "Table shared_locks seams to be corrupted. Repair failed with status "
+                     "\"Operation failed\". (Error: Table 't' doesn't exist)");
     }
 }
 
@@ -181,7 +189,10 @@ TEST(MysqlProtocol, RepairFailureHasThePackagesMessage) {
 
 ConnectParams server() {
     ConnectParams p;
-    auto env = [](const char *n, const char *d) { const char *v = std::getenv(n); return std::string(v ? v : d); };
+    auto env = [](const char *n, const char *d) {
+        const char *v = std::getenv(n);
+        return std::string(v ? v : d);
+    };
     p.host = env("NATIVELOCK_MYSQL_HOST", "127.0.0.1");
     p.port = static_cast<unsigned>(std::atoi(env("NATIVELOCK_MYSQL_PORT", "13306").c_str()));
     p.user = env("NATIVELOCK_MYSQL_USER", "nativelock");
@@ -191,7 +202,7 @@ ConnectParams server() {
 }
 
 class MysqlServer : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         try {
             NativeSession probe(server());
@@ -203,7 +214,8 @@ protected:
     }
     static std::string name(const char *prefix) {
         return std::string(prefix) + "-" + std::to_string(::getpid()) + "-" +
-               std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() % 1000000000);
+               std::to_string(std::chrono::steady_clock::now().time_since_epoch().count() %
+                              1000000000);
     }
 };
 

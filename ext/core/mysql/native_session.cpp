@@ -35,7 +35,9 @@ std::string ConnectParams::key() const {
 
 NativeSession::NativeSession(ConnectParams params) : params_(std::move(params)) {}
 
-NativeSession::~NativeSession() { disconnect(); }
+NativeSession::~NativeSession() {
+    disconnect();
+}
 
 double NativeSession::max_wait_seconds() const {
     return params_.read_timeout > 2 ? params_.read_timeout - 1 : params_.read_timeout / 2;
@@ -67,7 +69,8 @@ void NativeSession::fail(unsigned code, const char *sqlstate, const char *messag
         disconnect();
         throw SessionLost(code, "MySQL error " + std::to_string(code) + ": " + text);
     }
-    throw SqlError(code, sqlstate ? sqlstate : "HY000", "SQLSTATE[" + std::string(sqlstate ? sqlstate : "HY000") + "]: " + text);
+    throw SqlError(code, sqlstate ? sqlstate : "HY000",
+                   "SQLSTATE[" + std::string(sqlstate ? sqlstate : "HY000") + "]: " + text);
 }
 
 std::uint64_t NativeSession::ensure_connected() {
@@ -90,15 +93,18 @@ std::uint64_t NativeSession::ensure_connected() {
     mysql_options(conn, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
     mysql_options(conn, MYSQL_OPT_WRITE_TIMEOUT, &write_timeout);
     mysql_options(conn, MYSQL_OPT_RECONNECT, &off);
-    if (!params_.charset.empty()) mysql_options(conn, MYSQL_SET_CHARSET_NAME, params_.charset.c_str());
+    if (!params_.charset.empty())
+        mysql_options(conn, MYSQL_SET_CHARSET_NAME, params_.charset.c_str());
     const char *host = params_.host.empty() ? nullptr : params_.host.c_str();
     const char *socket = params_.unix_socket.empty() ? nullptr : params_.unix_socket.c_str();
     const char *db = params_.database.empty() ? nullptr : params_.database.c_str();
     if (!mysql_real_connect(conn, host, params_.user.c_str(), params_.password.c_str(), db,
                             params_.port, socket, 0)) {
-        std::string what = "Cannot connect to MySQL at " +
-                           (socket ? params_.unix_socket : params_.host + ":" + std::to_string(params_.port ? params_.port : 3306)) +
-                           ": " + mysql_error(conn) + " (" + std::to_string(mysql_errno(conn)) + ")";
+        std::string what =
+            "Cannot connect to MySQL at " +
+            (socket ? params_.unix_socket
+                    : params_.host + ":" + std::to_string(params_.port ? params_.port : 3306)) +
+            ": " + mysql_error(conn) + " (" + std::to_string(mysql_errno(conn)) + ")";
         unsigned code = mysql_errno(conn);
         mysql_close(conn);
         throw SessionLost(code, what);
@@ -129,8 +135,8 @@ MYSQL_STMT *NativeSession::statement(const std::string &sql) {
     return stmt;
 }
 
-Result NativeSession::execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
-                              bool want_rows) {
+Result NativeSession::execute(const std::string &sql, const std::vector<Param> &params,
+                              bool prepared, bool want_rows) {
     ensure_connected();
     Result result;
     if (!prepared) {
@@ -139,7 +145,8 @@ Result NativeSession::execute(const std::string &sql, const std::vector<Param> &
             fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
         MYSQL_RES *res = mysql_store_result(conn_);
         if (!res) {
-            if (mysql_field_count(conn_) != 0) fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
+            if (mysql_field_count(conn_) != 0)
+                fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
             result.affected = mysql_affected_rows(conn_);
             return result;
         }
@@ -150,7 +157,8 @@ Result NativeSession::execute(const std::string &sql, const std::vector<Param> &
             unsigned long *lengths = mysql_fetch_lengths(res);
             Row r;
             for (unsigned i = 0; i < n; ++i)
-                r.push_back(row[i] ? std::optional<std::string>(std::string(row[i], lengths[i])) : std::nullopt);
+                r.push_back(row[i] ? std::optional<std::string>(std::string(row[i], lengths[i]))
+                                   : std::nullopt);
             result.rows.push_back(std::move(r));
         }
         mysql_free_result(res);
@@ -216,11 +224,15 @@ Result NativeSession::execute(const std::string &sql, const std::vector<Param> &
     for (;;) {
         int rc = mysql_stmt_fetch(stmt);
         if (rc == MYSQL_NO_DATA) break;
-        if (rc == 1) fail(mysql_stmt_errno(stmt), mysql_stmt_sqlstate(stmt), mysql_stmt_error(stmt));
+        if (rc == 1)
+            fail(mysql_stmt_errno(stmt), mysql_stmt_sqlstate(stmt), mysql_stmt_error(stmt));
         Row r;
         for (unsigned i = 0; i < n; ++i) {
-            if (is_null[i]) r.push_back(std::nullopt);
-            else r.push_back(std::string(&buffers[i * kCell], std::min<unsigned long>(out_len[i], kCell)));
+            if (is_null[i])
+                r.push_back(std::nullopt);
+            else
+                r.push_back(
+                    std::string(&buffers[i * kCell], std::min<unsigned long>(out_len[i], kCell)));
         }
         result.rows.push_back(std::move(r));
     }

@@ -31,7 +31,7 @@ struct ConnectParams {
 };
 
 class NativeSession : public Session {
-public:
+  public:
     explicit NativeSession(ConnectParams params);
     ~NativeSession() override;
     NativeSession(const NativeSession &) = delete;
@@ -56,7 +56,7 @@ public:
     const ConnectParams &params() const { return params_; }
     pid_t owner_pid() const { return pid_; }
 
-private:
+  private:
     [[noreturn]] void fail(unsigned code, const char *sqlstate, const char *message);
     MYSQL_STMT *statement(const std::string &sql);
 

@@ -34,7 +34,11 @@ std::size_t name_length(const std::string &name) {
     std::size_t chars = 0;
     for (std::size_t i = 0; i < name.size();) {
         auto c = static_cast<unsigned char>(name[i]);
-        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        std::size_t len = c < 0x80           ? 1
+                          : (c >> 5) == 0x6  ? 2
+                          : (c >> 4) == 0xE  ? 3
+                          : (c >> 3) == 0x1E ? 4
+                                             : 0;
         if (len == 0 || i + len > name.size()) return name.size();
         for (std::size_t k = 1; k < len; ++k)
             if ((static_cast<unsigned char>(name[i + k]) & 0xC0) != 0x80) return name.size();
@@ -112,19 +116,22 @@ bool Protocol::clean(const std::string &name) {
 
 void Protocol::lock(const std::string &name, double timeout, long long ttl) {
     if (name_length(name) > kMaxNameChars)
-        throw InvalidArgument("Lock name \"" + name + "\" is longer than 64 characters (MySQL limit)");
+        throw InvalidArgument("Lock name \"" + name +
+                              "\" is longer than 64 characters (MySQL limit)");
     Deadline deadline = Deadline::after(timeout);
     double instant_backoff = 0.001;
     for (;;) {
-        // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own, LAST_INSERT_ID(expr)
-        // reports GET_LOCK's result in the OK packet: one round trip when uncontended. On a shared
-        // session (PDO) the application's LAST_INSERT_ID() must not change: the package's order.
+        // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own,
+        // LAST_INSERT_ID(expr) reports GET_LOCK's result in the OK packet: one round trip when
+        // uncontended. On a shared session (PDO) the application's LAST_INSERT_ID() must not
+        // change: the package's order.
         bool owned_row = false;
         if (session_.exclusive()) {
             try {
-                Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " + q_ttl_ + ", " +
-                                   q_conn_ + ", " + q_acquired_ +
-                                   ") VALUES (?, unix_timestamp(), ?, connection_id(), LAST_INSERT_ID(GET_LOCK(?, 0)))",
+                Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ +
+                                   ", " + q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
+                                   ") VALUES (?, unix_timestamp(), ?, connection_id(), "
+                                   "LAST_INSERT_ID(GET_LOCK(?, 0)))",
                                {Param::str(name), Param::integer(ttl), Param::str(name)});
                 if (r.insert_id == 1) return;
                 owned_row = true;  // GET_LOCK busy: the row is ours, take GET_LOCK below
@@ -146,10 +153,13 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
                 auto started = Deadline::Clock::now();
                 while (!take_get_lock(name)) {
                     Result holder = run("SELECT IS_USED_LOCK(?)", {Param::str(name)});
-                    double waited = std::chrono::duration<double>(Deadline::Clock::now() - started).count();
+                    double waited =
+                        std::chrono::duration<double>(Deadline::Clock::now() - started).count();
                     if (holder.value && waited > 0.05) {
                         if (kills++ > 20)
-                            throw AcquireFailed("Could not acquire lock. Other session holds it and does not terminate.");
+                            throw AcquireFailed(
+                                "Could not acquire lock. Other session holds it and does not "
+                                "terminate.");
                         try {
                             run("KILL " + std::to_string(to_ll(holder.value)), {}, false);
                         } catch (const SqlError &) {
@@ -157,7 +167,9 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
                         }
                     }
                     if (waited > 5.0)
-                        throw AcquireFailed("Could not acquire lock. Other session holds it and does not terminate.");
+                        throw AcquireFailed(
+                            "Could not acquire lock. Other session holds it and does not "
+                            "terminate.");
                     sleep_seconds(pause);
                     pause = std::min(pause * 2, 0.05);
                 }
@@ -176,9 +188,10 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
         if (clean(name)) continue;
         if (deadline.expired()) throw LockTimeout("timeout");
 
-        Result row = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " + q_conn_ +
-                             " = connection_id() FROM " + q_table_ + " WHERE " + q_name_ + " = ?",
-                         {Param::str(name)}, true, true);
+        Result row =
+            run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " + q_conn_ +
+                    " = connection_id() FROM " + q_table_ + " WHERE " + q_name_ + " = ?",
+                {Param::str(name)}, true, true);
         if (row.rows.empty()) continue;  // released meanwhile
         if (row.rows[0].size() > 1 && row.rows[0][1] && *row.rows[0][1] == "1") {
             // Our own session holds it: nobody else can release it while we wait.
@@ -187,10 +200,12 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
         }
         long long ttl_left = to_ll(row.rows[0][0]);
         // The row expires at the end of second created+ttl; clean() sees it one second later.
-        double wait = std::min({deadline.remaining_seconds(), static_cast<double>(std::max(ttl_left, 0LL)) + 1.0,
+        double wait = std::min({deadline.remaining_seconds(),
+                                static_cast<double>(std::max(ttl_left, 0LL)) + 1.0,
                                 session_.max_wait_seconds()});
         auto before = Deadline::Clock::now();
-        Result got = run("SELECT GET_LOCK(?, ?)", {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+        Result got = run("SELECT GET_LOCK(?, ?)",
+                         {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
         if (got.value && *got.value == "1") {
             run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
             // GET_LOCK was free although the row stands (its owner is between INSERT and
@@ -241,7 +256,9 @@ void Protocol::repair_table() {
     bool have_status = false;
     std::string messages;
     for (const Row &row : r.rows) {
-        auto cell = [&](int i) { return i < static_cast<int>(row.size()) && row[i] ? *row[i] : std::string(); };
+        auto cell = [&](int i) {
+            return i < static_cast<int>(row.size()) && row[i] ? *row[i] : std::string();
+        };
         if (cell(type_col) == "status") {
             status = cell(text_col);
             have_status = true;
@@ -253,8 +270,9 @@ void Protocol::repair_table() {
     std::string upper = status;
     std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
     if (!have_status || status.empty() || upper != "OK")
-        throw TableRepairFailed("Table " + table_ + " seams to be corrupted. Repair failed with status \"" +
-                                status + "\". (" + messages + ")");
+        throw TableRepairFailed("Table " + table_ +
+                                " seams to be corrupted. Repair failed with status \"" + status +
+                                "\". (" + messages + ")");
 }
 
 }  // namespace nativelock::mysql

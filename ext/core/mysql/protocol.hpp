@@ -13,19 +13,19 @@ enum class QuoteStyle { Default = 0, Ansi = 1 };
 
 // lock(): the wait ended without the lock.
 class LockTimeout : public Error {
-public:
+  public:
     using Error::Error;
 };
 
 // lock(): the lock could not be taken for a reason other than time (message is the package's).
 class AcquireFailed : public Error {
-public:
+  public:
     using Error::Error;
 };
 
 // tryRepairTable() failed (message is the package's).
 class TableRepairFailed : public Error {
-public:
+  public:
     using Error::Error;
 };
 
@@ -36,7 +36,7 @@ constexpr std::size_t kMaxNameChars = 64;
 std::size_t name_length(const std::string &name);
 
 class Protocol {
-public:
+  public:
     Protocol(Session &session, QuoteStyle style, std::string table = "shared_locks");
 
     // Acquires; throws LockTimeout, AcquireFailed, InvalidArgument or session errors.
@@ -51,7 +51,7 @@ public:
     // Statistics for tests: statements sent by this protocol object.
     unsigned statements() const { return statements_; }
 
-private:
+  private:
     Result run(const std::string &sql, const std::vector<Param> &params, bool prepared = true,
                bool want_rows = false);
     bool register_row(const std::string &name, long long ttl);

@@ -18,9 +18,24 @@ struct Param {
     long long i = 0;
     double d = 0;
 
-    static Param str(std::string v) { Param p; p.kind = Kind::String; p.s = std::move(v); return p; }
-    static Param integer(long long v) { Param p; p.kind = Kind::Int; p.i = v; return p; }
-    static Param real(double v) { Param p; p.kind = Kind::Double; p.d = v; return p; }
+    static Param str(std::string v) {
+        Param p;
+        p.kind = Kind::String;
+        p.s = std::move(v);
+        return p;
+    }
+    static Param integer(long long v) {
+        Param p;
+        p.kind = Kind::Int;
+        p.i = v;
+        return p;
+    }
+    static Param real(double v) {
+        Param p;
+        p.kind = Kind::Double;
+        p.d = v;
+        return p;
+    }
 };
 
 using Row = std::vector<std::optional<std::string>>;
@@ -39,29 +54,30 @@ struct Result {
 
 // The server refused a statement; the session is still usable.
 class SqlError : public Error {
-public:
+  public:
     SqlError(unsigned code, std::string sqlstate, const std::string &message)
         : Error(message), code_(code), sqlstate_(std::move(sqlstate)) {}
     unsigned code() const noexcept { return code_; }
     const std::string &sqlstate() const noexcept { return sqlstate_; }
 
-private:
+  private:
     unsigned code_;
     std::string sqlstate_;
 };
 
 // The session is gone (killed, server restarted, network): every lock it held is lost.
 class SessionLost : public ConnectionError {
-public:
-    SessionLost(unsigned code, const std::string &message) : ConnectionError(message), code_(code) {}
+  public:
+    SessionLost(unsigned code, const std::string &message)
+        : ConnectionError(message), code_(code) {}
     unsigned code() const noexcept { return code_; }
 
-private:
+  private:
     unsigned code_;
 };
 
 class Session {
-public:
+  public:
     virtual ~Session() = default;
     // Runs one statement with `?` placeholders. `prepared` statements may be prepared once and
     // cached by SQL text; others (KILL, REPAIR TABLE) run as plain text. Throws SqlError or
