@@ -562,6 +562,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setQuoteStyle) {
+    (void)return_value;
     zval *style;
     ZEND_PARSE_PARAMETERS_START(1, 1)
     Z_PARAM_ZVAL(style)
@@ -645,6 +646,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
 namespace {
 
 void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
+    (void)execute_data;
     std::string lock_name = str_of(name);
     bool released = false;
     NL_SHARED_GUARD_BEGIN
@@ -657,6 +659,7 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
 }
 
 void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
+    (void)execute_data;
     std::string lock_name = str_of(name);
     double min = 1;
     zval default_ttl;
@@ -715,6 +718,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, releaseAllHeldLocks) {
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, __construct) {
+    (void)return_value;
     zval *name;
     ZEND_PARSE_PARAMETERS_START(1, 1)
     Z_PARAM_ZVAL(name)

@@ -58,6 +58,7 @@ void free_args(zval *args, int n) {
 // ttl) stored in `extra_prop`.
 void construct(INTERNAL_FUNCTION_PARAMETERS, zend_class_entry *scope, const char *extra_prop,
                std::string (*fallback)(const std::string &name, const std::string &extra)) {
+    (void)return_value;
     zval *lock_name, *extra = nullptr, *message = nullptr, *code = nullptr, *previous = nullptr;
     if (extra_prop) {
         ZEND_PARSE_PARAMETERS_START(2, 5)
@@ -90,6 +91,7 @@ void construct(INTERNAL_FUNCTION_PARAMETERS, zend_class_entry *scope, const char
 }  // namespace
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_Exception_SharedLockException, __construct) {
+    (void)return_value;
     zval *lock_name, *message = nullptr, *code = nullptr, *previous = nullptr;
     ZEND_PARSE_PARAMETERS_START(1, 4)
     Z_PARAM_ZVAL(lock_name)
