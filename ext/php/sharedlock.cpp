@@ -72,6 +72,9 @@ struct RequestState {
     std::vector<std::string> held;
     bool held_via_pdo = false;
     std::uint64_t held_generation = 0;
+    // The native session generation each held lock was taken in (parallel to `held`): a lock
+    // of an older generation died with its session and is not released again.
+    std::vector<std::uint64_t> held_generations;
     pid_t held_pid = 0;
     core::NativeSession *held_native = nullptr;
     nativelock::php::RegistryEntry entry;
@@ -227,6 +230,7 @@ core::Session &session() {
 void forget_held() {
     RequestState &s = st();
     s.held.clear();
+    s.held_generations.clear();
     s.held_native = nullptr;
     nativelock::php::registry_remove(&s.entry);
 }
@@ -236,16 +240,19 @@ void forget_held() {
 void release_native_held() noexcept {
     RequestState &s = *state;
     core::NativeSession *native = s.held_native;
-    if (native && s.held_pid == nativelock::process::current_pid() && native->connected() &&
-        native->generation() == s.held_generation) {
+    if (native && s.held_pid == nativelock::process::current_pid() && native->connected()) {
         try {
             core::Protocol protocol(*native, quote_style());
-            for (const std::string &name : s.held) protocol.unlock(name);
+            for (std::size_t i = 0; i < s.held.size(); ++i) {
+                if (i < s.held_generations.size() && s.held_generations[i] == native->generation())
+                    protocol.unlock(s.held[i]);
+            }
         } catch (...) {
             native->disconnect();
         }
     }
     s.held.clear();
+    s.held_generations.clear();
     s.held_native = nullptr;
 }
 
@@ -255,6 +262,7 @@ void release_at_request_end(nativelock::php::RegistryEntry *) noexcept {
         // The shutdown function released them through the PDO while it was alive; PHP must not
         // be called from here. What is left goes when the PDO's connection closes.
         state->held.clear();
+        state->held_generations.clear();
         return;
     }
     release_native_held();
@@ -298,13 +306,17 @@ void track(const std::string &name) {
         if (via_pdo) register_shutdown_release();
     }
     s.held.push_back(name);
+    s.held_generations.push_back(via_pdo ? 0 : s.native->generation());
 }
 
 void untrack(const std::string &name) {
     RequestState &s = st();
-    for (auto it = s.held.begin(); it != s.held.end(); ++it) {
-        if (*it == name) {
-            s.held.erase(it);
+    for (std::size_t i = 0; i < s.held.size(); ++i) {
+        if (s.held[i] == name) {
+            s.held.erase(s.held.begin() + static_cast<std::ptrdiff_t>(i));
+            if (i < s.held_generations.size())
+                s.held_generations.erase(s.held_generations.begin() +
+                                         static_cast<std::ptrdiff_t>(i));
             break;
         }
     }
@@ -328,6 +340,7 @@ int release_all_held() {
     }
     std::vector<std::string> names;
     names.swap(s.held);
+    s.held_generations.clear();
     forget_held();
     if (s.pdo_session) {
         core::Protocol protocol(*s.pdo_session, quote_style());
