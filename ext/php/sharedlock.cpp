@@ -245,7 +245,7 @@ void release_native_held() noexcept {
             core::Protocol protocol(*native, quote_style());
             for (std::size_t i = 0; i < s.held.size(); ++i) {
                 if (i < s.held_generations.size() && s.held_generations[i] == native->generation())
-                    protocol.unlock(s.held[i]);
+                    protocol.release_at_end(s.held[i]);
             }
         } catch (...) {
             native->disconnect();
@@ -346,7 +346,7 @@ int release_all_held() {
         core::Protocol protocol(*s.pdo_session, quote_style());
         for (const std::string &name : names) {
             try {
-                if (protocol.unlock(name)) ++released;
+                if (protocol.release_at_end(name)) ++released;
             } catch (const PhpBailout &) {
                 throw;
             } catch (...) {

@@ -236,6 +236,19 @@ bool Protocol::unlock(const std::string &name) {
     return false;
 }
 
+bool Protocol::release_at_end(const std::string &name) {
+    Result r =
+        run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                " = connection_id() AND " + q_acquired_ + " AND IFNULL(RELEASE_LOCK(?), 0) >= 0",
+            {Param::str(name), Param::str(name)});
+    if (r.affected == 1) return true;
+    for (int i = 0; i < 1000; ++i) {
+        Result rel = run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
+        if (!rel.value || *rel.value != "1") break;
+    }
+    return false;
+}
+
 bool Protocol::has_remaining_ttl(const std::string &name, long long min_ttl) {
     Result r = run("SELECT 1 FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
                        " = connection_id() AND " + q_created_ + " + " + q_ttl_ +

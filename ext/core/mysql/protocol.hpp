@@ -43,6 +43,9 @@ class Protocol {
     void lock(const std::string &name, double timeout, long long ttl);
     // Deletes our row and releases GET_LOCK; false if the row was not ours anymore.
     bool unlock(const std::string &name);
+    // Request-end release: like unlock(), but a row whose lock_acquired mark is unset is left
+    // for contenders to clean after its TTL, as it is when the package's process ends.
+    bool release_at_end(const std::string &name);
     bool has_remaining_ttl(const std::string &name, long long min_ttl);
     void repair_table();
 
