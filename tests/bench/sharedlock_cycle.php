@@ -83,6 +83,25 @@ if ($mode === 'handoff') {
     exit(0);
 }
 
+if ($mode === 'cycle-package') {
+    configure($P, 'package');
+    $name = 'bench-pkg-cycle-' . getmypid();
+    $n = (int) $argv[2];
+    for ($i = 0; $i < 100; $i++) {
+        \ItsMieger\MySqlSharedLocks\SharedLock::lock($name, 0, 10)->release();
+    }
+    $best = INF;
+    for ($r = 0; $r < 3; $r++) {
+        $t = hrtime(true);
+        for ($i = 0; $i < $n; $i++) {
+            \ItsMieger\MySqlSharedLocks\SharedLock::lock($name, 0, 10)->release();
+        }
+        $best = min($best, (hrtime(true) - $t) / 1e3 / $n);
+    }
+    printf("%.1f\n", $best);
+    exit(0);
+}
+
 if ($mode !== 'main') {
     exit(2);
 }
@@ -130,6 +149,10 @@ printf("SharedLock uncontended lock+release (best of 3 x %d cycles, µs/cycle)\n
 printf("  raw GET_LOCK+RELEASE_LOCK via PDO   %8.1f  (floor, 2 round trips)\n", $floor);
 printf("  extension, native driver            %8.1f  (%.2fx floor, 2 round trips)\n", $native, $native / $floor);
 printf("  extension, PDO driver               %8.1f  (%.2fx floor, 3 round trips)\n", $pdo, $pdo / $floor);
+if (getenv('NATIVELOCK_PACKAGE_SRC') && is_dir(getenv('NATIVELOCK_PACKAGE_SRC'))) {
+    $pkg = (float) shell_exec(escapeshellarg(PHP_BINARY) . ' ' . escapeshellarg(__FILE__) . ' cycle-package ' . (int) $cycles);
+    printf("  package's PHP code                  %8.1f  (%.2fx floor, 12 round trips)\n", $pkg, $pkg / $floor);
+}
 
 $module = $env('NATIVELOCK_MODULE', '');
 $runHandoff = function (string $impl) use ($handoffs, $module) {
