@@ -971,7 +971,7 @@ ZEND_METHOD(RedisLock, refresh) {
     if (!state) RETURN_THROWS();
     long long seconds = ttl_null ? state->timeout : ttl;
     if (seconds <= 0 || seconds > 1000000000LL) {
-        zend_argument_value_error(1, "($ttl) must be null or a number of seconds between 1 and 1000000000");
+        zend_argument_value_error(1, "must be null or a number of seconds between 1 and 1000000000");
         RETURN_THROWS();
     }
     if (!state->held || state->pid != getpid()) RETURN_FALSE;

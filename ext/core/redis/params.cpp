@@ -12,7 +12,20 @@ const char kAccepted[] =
     "expected redis://[user:pass@]host[:port][/db], tcp://host:port, unix:///path or /path";
 
 [[noreturn]] void bad(std::string_view uri, const std::string &why) {
-    throw InvalidArgument("RedisLock::setRedis(): invalid Redis URI \"" + std::string(uri) +
+    // Shown in a PHP message: no NUL bytes, no control characters, bounded length.
+    std::string shown;
+    for (char c : uri.substr(0, 200)) {
+        if (static_cast<unsigned char>(c) < 0x20) {
+            static const char hex[] = "0123456789abcdef";
+            shown += "\\x";
+            shown += hex[(c >> 4) & 15];
+            shown += hex[c & 15];
+        } else {
+            shown += c;
+        }
+    }
+    if (uri.size() > 200) shown += "...";
+    throw InvalidArgument("RedisLock::setRedis(): invalid Redis URI \"" + shown +
                           "\": " + why + " (" + kAccepted + ")");
 }
 
