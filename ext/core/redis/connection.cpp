@@ -81,6 +81,12 @@ Connection::Connection(const ConnectionParams &params) : params_(params), pid_(g
             throw ConnectionError("Redis at " + params.describe() + " refused AUTH: " + why);
         }
     }
+    // Names the session in CLIENT LIST (nativelock-<pid>); servers that refuse it are fine.
+    {
+        std::string name = "nativelock-" + std::to_string(pid_);
+        Reply r = command({"CLIENT", "SETNAME", name});
+        (void)r;
+    }
     if (params.database != 0) {
         std::string db = std::to_string(params.database);
         Reply r = command({"SELECT", db});
