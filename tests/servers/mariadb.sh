@@ -13,11 +13,9 @@ is_up() { mariadb-admin --no-defaults -uroot --socket="$NATIVELOCK_MYSQL_SOCKET"
 start() {
     mkdir -p "$dir"
     if is_up; then return 0; fi
-    local fresh=0
     if [ ! -d "$datadir/mysql" ]; then
         mariadb-install-db --no-defaults --datadir="$datadir" --user="$(id -un)" \
             --auth-root-authentication-method=socket --skip-test-db >"$dir/install.log" 2>&1
-        fresh=1
     fi
     mariadbd --no-defaults --datadir="$datadir" --socket="$NATIVELOCK_MYSQL_SOCKET" \
         --port="$NATIVELOCK_MYSQL_PORT" --bind-address=127.0.0.1 --pid-file="$pidfile" \
@@ -29,8 +27,8 @@ start() {
         echo "mariadbd did not start, see $dir/error.log" >&2
         return 1
     fi
-    if [ "$fresh" = 1 ]; then
-        client <<SQL
+    # Idempotent, so that a datadir left by an interrupted start is completed.
+    client <<SQL
 CREATE DATABASE IF NOT EXISTS \`$NATIVELOCK_MYSQL_DATABASE\`;
 CREATE USER IF NOT EXISTS '$NATIVELOCK_MYSQL_USER'@'127.0.0.1' IDENTIFIED BY '$NATIVELOCK_MYSQL_PASSWORD';
 CREATE USER IF NOT EXISTS '$NATIVELOCK_MYSQL_USER'@'localhost' IDENTIFIED BY '$NATIVELOCK_MYSQL_PASSWORD';
@@ -45,7 +43,6 @@ CREATE TABLE IF NOT EXISTS \`$NATIVELOCK_MYSQL_DATABASE\`.\`shared_locks\` (
   UNIQUE KEY \`shared_locks_ix1\` (\`name\`)
 ) ENGINE=MyISAM DEFAULT CHARSET=latin1;
 SQL
-    fi
 }
 
 stop() {

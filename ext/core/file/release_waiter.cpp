@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+
+#include "common/process.hpp"
 
 namespace nativelock::file {
 namespace {
@@ -27,6 +30,72 @@ int pidfd_open(pid_t pid) {
 #endif
 }
 
+// One inotify instance per process and thread, kept for its lifetime: closing an instance
+// waits for an SRCU grace period (tens of milliseconds), which would land on every hand-off.
+// Watches stay too (adding one for a watched directory is idempotent); events that arrive
+// while nobody waits are drained before the next attempt.
+class InotifyHub {
+  public:
+    int fd() {
+        renew_after_fork();
+        if (!fd_ && !failed_) {
+            fd_.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+            failed_ = !fd_;
+        }
+        return fd_.get();
+    }
+
+    int watch(const std::string &dir) {
+        int inotify = fd();
+        if (inotify < 0) return -1;
+        auto it = watches_.find(dir);
+        if (it != watches_.end()) return it->second;
+        if (watches_.size() >= kMaxWatches) {
+            ::inotify_rm_watch(inotify, watches_.begin()->second);
+            watches_.erase(watches_.begin());
+        }
+        int wd = ::inotify_add_watch(
+            inotify, dir.c_str(),
+            IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+        if (wd >= 0) watches_[dir] = wd;
+        return wd;
+    }
+
+    // A watch removed by the kernel (directory deleted) must be added again next time.
+    void forget(int wd) {
+        for (auto it = watches_.begin(); it != watches_.end(); ++it) {
+            if (it->second == wd) {
+                watches_.erase(it);
+                return;
+            }
+        }
+    }
+
+  private:
+    static constexpr std::size_t kMaxWatches = 64;
+
+    // A forked child shares the parent's instance (and its event queue): it opens its own.
+    void renew_after_fork() {
+        pid_t pid = process::current_pid();
+        if (pid != owner_) {
+            fd_.reset();  // drops only our reference: the parent's instance lives on
+            watches_.clear();
+            failed_ = false;
+            owner_ = pid;
+        }
+    }
+
+    UniqueFd fd_;
+    bool failed_ = false;
+    pid_t owner_ = 0;
+    std::map<std::string, int> watches_;
+};
+
+InotifyHub &hub() {
+    static thread_local InotifyHub instance;
+    return instance;
+}
+
 }  // namespace
 
 ReleaseWaiter::ReleaseWaiter(const std::string &lock_path, bool local_filesystem) {
@@ -36,15 +105,12 @@ ReleaseWaiter::ReleaseWaiter(const std::string &lock_path, bool local_filesystem
 
     // inotify sees releases made through this kernel on any filesystem, NFS included; only
     // releases by other NFS clients need the poll.
-    {
-        inotify_.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
-        if (inotify_ && ::inotify_add_watch(inotify_.get(), dir.c_str(),
-                                            IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF |
-                                                IN_MOVE_SELF | IN_ONLYDIR) < 0) {
-            inotify_.reset();
-        }
+    watch_ = hub().watch(dir);
+    if (watch_ >= 0) {
+        inotify_fd_ = hub().fd();
+        drain_inotify();  // stale events from earlier waits
     }
-    bool events_suffice = inotify_ && local_filesystem;
+    bool events_suffice = watch_ >= 0 && local_filesystem;
     poll_start_ms_ = events_suffice ? kLocalPollStartMs : kSharedPollStartMs;
     poll_cap_ms_ = events_suffice ? kLocalPollCapMs : kSharedPollCapMs;
     poll_ms_ = poll_start_ms_;
@@ -60,11 +126,16 @@ bool ReleaseWaiter::drain_inotify() {
     alignas(struct inotify_event) char buf[8192];
     bool ours = false;
     for (;;) {
-        ssize_t n = ::read(inotify_.get(), buf, sizeof buf);
+        ssize_t n = ::read(inotify_fd_, buf, sizeof buf);
         if (n <= 0) break;
         for (char *p = buf; p < buf + n;) {
             auto *event = reinterpret_cast<struct inotify_event *>(p);
-            if (event->mask & (IN_Q_OVERFLOW | IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
+            if (event->mask & IN_IGNORED) hub().forget(event->wd);
+            if (event->mask & IN_Q_OVERFLOW) {
+                ours = true;  // events were lost: ours may have been among them
+            } else if (event->wd != watch_) {
+                // another directory's watch
+            } else if (event->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
                 ours = true;
             } else if (event->len > 0 && std::strcmp(event->name, basename_.c_str()) == 0) {
                 ours = true;
@@ -80,7 +151,11 @@ ReleaseWaiter::Wake ReleaseWaiter::wait(const Deadline &deadline) {
     for (;;) {
         struct pollfd fds[2];
         nfds_t count = 0;
-        if (inotify_) fds[count++] = {inotify_.get(), POLLIN, 0};
+        int inotify_slot = -1;
+        if (inotify_fd_ >= 0) {
+            inotify_slot = static_cast<int>(count);
+            fds[count++] = {inotify_fd_, POLLIN, 0};
+        }
         int pidfd_slot = -1;
         if (owner_pidfd_) {
             pidfd_slot = static_cast<int>(count);
@@ -102,7 +177,7 @@ ReleaseWaiter::Wake ReleaseWaiter::wait(const Deadline &deadline) {
             watched_pid_ = 0;
             return Wake::OwnerDied;
         }
-        if (inotify_ && (fds[0].revents & POLLIN) && drain_inotify()) {
+        if (inotify_slot >= 0 && (fds[inotify_slot].revents & POLLIN) && drain_inotify()) {
             poll_ms_ = poll_start_ms_;
             return Wake::Released;
         }

@@ -12,7 +12,7 @@
 namespace nativelock::file {
 
 class ReleaseWaiter {
-public:
+  public:
     // Watching starts here, before the caller's next attempt, so a release between a failed
     // attempt and the wait is not missed.
     ReleaseWaiter(const std::string &lock_path, bool local_filesystem);
@@ -23,13 +23,14 @@ public:
     enum class Wake { Released, OwnerDied, Poll, Deadline };
     Wake wait(const Deadline &deadline);
 
-    bool has_inotify() const { return static_cast<bool>(inotify_); }
+    bool has_inotify() const { return inotify_fd_ >= 0; }
 
-private:
+  private:
     bool drain_inotify();
 
     std::string basename_;
-    UniqueFd inotify_;
+    int inotify_fd_ = -1;  // the process-wide instance (see release_waiter.cpp); not owned
+    int watch_ = -1;
     UniqueFd owner_pidfd_;
     pid_t watched_pid_ = 0;
     int poll_start_ms_;
