@@ -940,7 +940,15 @@ ZEND_METHOD(RedisLock, releaseAllCurrentlyHeldLocks) {
     for (uint32_t i = 0; i < n; ++i) {
         zend_object *object = objects[i];
         auto &state = from_object(object)->state;
-        if (!failed) {
+        if (!failed && overridden(object->ce, "release", 7)) {
+            // $lock->release() as the original calls it, so an override runs. The registry's
+            // reference is held by this loop meanwhile.
+            zval rv;
+            ZVAL_UNDEF(&rv);
+            zend_call_method_with_0_params(object, object->ce, nullptr, "release", &rv);
+            zval_ptr_dtor(&rv);
+            if (EG(exception)) failed = true;
+        } else if (!failed) {
             try {
                 native_release(state);
             } catch (...) {
