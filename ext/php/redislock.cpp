@@ -89,7 +89,8 @@ struct LockObject {
 };
 
 LockObject *from_object(zend_object *object) {
-    return reinterpret_cast<LockObject *>(reinterpret_cast<char *>(object) - XtOffsetOf(LockObject, std));
+    return reinterpret_cast<LockObject *>(reinterpret_cast<char *>(object) -
+                                          XtOffsetOf(LockObject, std));
 }
 
 LockObject *from_entry(RegistryEntry *entry) {
@@ -99,7 +100,9 @@ LockObject *from_entry(RegistryEntry *entry) {
 
 void release_at_request_end(RegistryEntry *entry) noexcept;
 
-bool is_redislock_entry(const RegistryEntry *entry) { return entry->release == release_at_request_end; }
+bool is_redislock_entry(const RegistryEntry *entry) {
+    return entry->release == release_at_request_end;
+}
 
 // Native release of a held lock; no PHP involved. Returns false with the state unchanged if
 // the server could not be asked (the exception propagates).
@@ -178,8 +181,37 @@ void free_object(zend_object *object) {
     zend_object_std_dtor(object);
 }
 
+// Slots of the declared properties, for direct writes on plain RedisLock objects (subclasses
+// may redeclare them with types, so they go through the regular property API).
+enum PropertySlot {
+    kPropName,
+    kPropValue,
+    kPropFailBehavior,
+    kPropTimeout,
+    kPropNeedsRelease,
+    kPropCount
+};
+const char *const kPropertyNames[kPropCount] = {"name", "value", "failBehavior", "timeout",
+                                                "needsRelease"};
+uint32_t property_offsets[kPropCount];
+
+void write_property(zend_object *object, PropertySlot slot, zval *value) {
+    if (object->ce == redislock_ce) {
+        zval *target = OBJ_PROP(object, property_offsets[slot]);
+        zval old;
+        ZVAL_COPY_VALUE(&old, target);
+        ZVAL_COPY(target, value);
+        zval_ptr_dtor(&old);
+        return;
+    }
+    zend_update_property(redislock_ce, object, kPropertyNames[slot], strlen(kPropertyNames[slot]),
+                         value);
+}
+
 void set_needs_release(zend_object *object, bool value) {
-    zend_update_property_bool(redislock_ce, object, "needsRelease", sizeof("needsRelease") - 1, value);
+    zval v;
+    ZVAL_BOOL(&v, value);
+    write_property(object, kPropNeedsRelease, &v);
 }
 
 // ---- exceptions --------------------------------------------------------------------------
@@ -195,9 +227,9 @@ void throw_current() noexcept {
 }
 
 #define RL_TRY try {
-#define RL_CATCH      \
-    }                 \
-    catch (...) {     \
+#define RL_CATCH         \
+    }                    \
+    catch (...) {        \
         throw_current(); \
         RETURN_THROWS(); \
     }
@@ -221,8 +253,8 @@ struct RawParams {
 };
 
 void raw_free(RawParams &raw) {
-    for (zend_string **s : {&raw.uri, &raw.host, &raw.path, &raw.scheme, &raw.username, &raw.password,
-                            &raw.persistent}) {
+    for (zend_string **s : {&raw.uri, &raw.host, &raw.path, &raw.scheme, &raw.username,
+                            &raw.password, &raw.persistent}) {
         if (*s) zend_string_release(*s);
         *s = nullptr;
     }
@@ -231,7 +263,8 @@ void raw_free(RawParams &raw) {
 bool class_is(zend_class_entry *ce, const char *lcname) {
     size_t len = strlen(lcname);
     for (zend_class_entry *c = ce; c; c = c->parent) {
-        if (ZSTR_LEN(c->name) == len && zend_binary_strcasecmp(ZSTR_VAL(c->name), len, lcname, len) == 0) {
+        if (ZSTR_LEN(c->name) == len &&
+            zend_binary_strcasecmp(ZSTR_VAL(c->name), len, lcname, len) == 0) {
             return true;
         }
     }
@@ -306,8 +339,8 @@ bool call_getter(zend_object *object, const char *name, zval *retval) {
 
 // Value of a Credis_Client field: the protected property, natively; the getter if the
 // property is missing.
-bool credis_field(zend_object *object, zend_class_entry *scope, const char *prop, const char *getter,
-                  zval *out) {
+bool credis_field(zend_object *object, zend_class_entry *scope, const char *prop,
+                  const char *getter, zval *out) {
     zval rv;
     ZVAL_UNDEF(&rv);
     zval *value = read_prop(object, scope, prop, &rv);
@@ -327,7 +360,8 @@ bool credis_field(zend_object *object, zend_class_entry *scope, const char *prop
 zend_class_entry *declaring_class(zend_class_entry *ce, const char *lcname) {
     size_t len = strlen(lcname);
     for (zend_class_entry *c = ce; c; c = c->parent) {
-        if (ZSTR_LEN(c->name) == len && zend_binary_strcasecmp(ZSTR_VAL(c->name), len, lcname, len) == 0) {
+        if (ZSTR_LEN(c->name) == len &&
+            zend_binary_strcasecmp(ZSTR_VAL(c->name), len, lcname, len) == 0) {
             return c;
         }
     }
@@ -342,8 +376,10 @@ bool gather_credis(zend_object *object, RawParams &raw) {
     zval_ptr_dtor(&v);
     if (!credis_field(object, scope, "port", "getPort", &v)) return false;
     zend_long port;
-    if (scalar_long(&v, &port)) raw.port = port;
-    else raw.port = -1;  // unix socket: Credis keeps port null
+    if (scalar_long(&v, &port))
+        raw.port = port;
+    else
+        raw.port = -1;  // unix socket: Credis keeps port null
     zval_ptr_dtor(&v);
     if (!credis_field(object, scope, "scheme", nullptr, &v)) return false;
     raw.scheme = scalar_string(&v);
@@ -379,7 +415,9 @@ bool gather_phpredis(zend_object *object, RawParams &raw) {
     if (!call_getter(object, "getHost", &v) || Z_TYPE(v) != IS_STRING) {
         zval_ptr_dtor(&v);
         if (!EG(exception)) {
-            zend_value_error("RedisLock::setRedis(): the \\Redis object is not connected (call connect() first, or pass a redis:// URI)");
+            zend_value_error(
+                "RedisLock::setRedis(): the \\Redis object is not connected (call connect() first, "
+                "or pass a redis:// URI)");
         }
         return false;
     }
@@ -441,12 +479,14 @@ bool gather_predis(zend_object *object, RawParams &raw) {
     ZVAL_UNDEF(&connection);
     ZVAL_UNDEF(&parameters);
     if (!call_getter(object, "getConnection", &connection) || Z_TYPE(connection) != IS_OBJECT ||
-        !call_getter(Z_OBJ(connection), "getParameters", &parameters) || Z_TYPE(parameters) != IS_OBJECT) {
+        !call_getter(Z_OBJ(connection), "getParameters", &parameters) ||
+        Z_TYPE(parameters) != IS_OBJECT) {
         zval_ptr_dtor(&connection);
         zval_ptr_dtor(&parameters);
         if (!EG(exception)) {
-            zend_value_error("RedisLock::setRedis(): only a single-node Predis\\Client is supported "
-                             "(getConnection()->getParameters() is not available)");
+            zend_value_error(
+                "RedisLock::setRedis(): only a single-node Predis\\Client is supported "
+                "(getConnection()->getParameters() is not available)");
         }
         return false;
     }
@@ -457,11 +497,16 @@ bool gather_predis(zend_object *object, RawParams &raw) {
     if (ok && (ok = predis_field(p, "host", &v))) raw.host = scalar_string(&v), zval_ptr_dtor(&v);
     if (ok && (ok = predis_field(p, "port", &v))) scalar_long(&v, &raw.port), zval_ptr_dtor(&v);
     if (ok && (ok = predis_field(p, "path", &v))) raw.path = scalar_string(&v), zval_ptr_dtor(&v);
-    if (ok && (ok = predis_field(p, "database", &v))) scalar_long(&v, &raw.database), zval_ptr_dtor(&v);
-    if (ok && (ok = predis_field(p, "username", &v))) raw.username = scalar_string(&v), zval_ptr_dtor(&v);
-    if (ok && (ok = predis_field(p, "password", &v))) raw.password = scalar_string(&v), zval_ptr_dtor(&v);
-    if (ok && (ok = predis_field(p, "timeout", &v))) raw.connect_timeout = scalar_double(&v), zval_ptr_dtor(&v);
-    if (ok && (ok = predis_field(p, "read_write_timeout", &v))) raw.read_timeout = scalar_double(&v), zval_ptr_dtor(&v);
+    if (ok && (ok = predis_field(p, "database", &v)))
+        scalar_long(&v, &raw.database), zval_ptr_dtor(&v);
+    if (ok && (ok = predis_field(p, "username", &v)))
+        raw.username = scalar_string(&v), zval_ptr_dtor(&v);
+    if (ok && (ok = predis_field(p, "password", &v)))
+        raw.password = scalar_string(&v), zval_ptr_dtor(&v);
+    if (ok && (ok = predis_field(p, "timeout", &v)))
+        raw.connect_timeout = scalar_double(&v), zval_ptr_dtor(&v);
+    if (ok && (ok = predis_field(p, "read_write_timeout", &v)))
+        raw.read_timeout = scalar_double(&v), zval_ptr_dtor(&v);
     zval_ptr_dtor(&connection);
     zval_ptr_dtor(&parameters);
     if (ok && raw.scheme && zend_string_equals_literal_ci(raw.scheme, "unix")) {
@@ -476,7 +521,9 @@ bool gather_predis(zend_object *object, RawParams &raw) {
     return ok;
 }
 
-std::string to_std(const zend_string *s) { return s ? std::string(ZSTR_VAL(s), ZSTR_LEN(s)) : std::string(); }
+std::string to_std(const zend_string *s) {
+    return s ? std::string(ZSTR_VAL(s), ZSTR_LEN(s)) : std::string();
+}
 
 // Phase 2: pure C++. Throws InvalidArgument.
 std::shared_ptr<const ConnectionParams> build_params(const RawParams &raw) {
@@ -486,9 +533,11 @@ std::shared_ptr<const ConnectionParams> build_params(const RawParams &raw) {
     } else {
         std::string scheme = to_std(raw.scheme);
         for (auto &c : scheme) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-        if (scheme == "tls" || scheme == "ssl" || scheme == "rediss" || scheme.rfind("tlsv", 0) == 0) {
+        if (scheme == "tls" || scheme == "ssl" || scheme == "rediss" ||
+            scheme.rfind("tlsv", 0) == 0) {
             throw nativelock::InvalidArgument(
-                "RedisLock::setRedis(): TLS connections are not supported (hiredis 0.14 has no TLS)");
+                "RedisLock::setRedis(): TLS connections are not supported (hiredis 0.14 has no "
+                "TLS)");
         }
         if (raw.path) {
             p.unix_path = to_std(raw.path);
@@ -504,8 +553,11 @@ std::shared_ptr<const ConnectionParams> build_params(const RawParams &raw) {
         if (!p.has_password) p.username.clear();
         p.persistent_id = to_std(raw.persistent);
     }
-    if (p.database < 0) throw nativelock::InvalidArgument("RedisLock::setRedis(): the database number must be >= 0");
-    p.connect_timeout = raw.connect_timeout > 0 ? raw.connect_timeout : NATIVELOCK_G(redis_connect_timeout);
+    if (p.database < 0)
+        throw nativelock::InvalidArgument(
+            "RedisLock::setRedis(): the database number must be >= 0");
+    p.connect_timeout =
+        raw.connect_timeout > 0 ? raw.connect_timeout : NATIVELOCK_G(redis_connect_timeout);
     p.read_timeout = raw.read_timeout > 0 ? raw.read_timeout : NATIVELOCK_G(redis_read_timeout);
     return std::make_shared<const ConnectionParams>(std::move(p));
 }
@@ -523,12 +575,16 @@ bool configure_from(zval *redis) {
     } else if (Z_TYPE_P(redis) == IS_OBJECT && class_is(Z_OBJCE_P(redis), "redis")) {
         ok = gather_phpredis(Z_OBJ_P(redis), raw);
     } else if (Z_TYPE_P(redis) == IS_OBJECT &&
-               (class_is(Z_OBJCE_P(redis), "predis\\client") || class_is(Z_OBJCE_P(redis), "predis\\clientinterface"))) {
+               (class_is(Z_OBJCE_P(redis), "predis\\client") ||
+                class_is(Z_OBJCE_P(redis), "predis\\clientinterface"))) {
         ok = gather_predis(Z_OBJ_P(redis), raw);
     } else {
-        zend_type_error("RedisLock::setRedis(): Argument #1 ($redis) must be of type Credis_Client|Redis|Predis\\Client|string "
-                        "(redis://[user:pass@]host[:port][/db], tcp://host:port, unix:///path or /path), %s given",
-                        zend_zval_type_name(redis));
+        zend_type_error(
+            "RedisLock::setRedis(): Argument #1 ($redis) must be of type "
+            "Credis_Client|Redis|Predis\\Client|string "
+            "(redis://[user:pass@]host[:port][/db], tcp://host:port, unix:///path or /path), %s "
+            "given",
+            zend_zval_type_name(redis));
         ok = false;
     }
     if (!ok || EG(exception)) {
@@ -556,11 +612,18 @@ bool ensure_redis() {
 
 // ---- construction ------------------------------------------------------------------------
 
-bool fail_constant_matches(zend_class_entry *ce, zval *value, const char *name, const char *literal) {
+bool fail_constant_matches(zend_class_entry *ce, zval *value, const char *name,
+                           const char *literal) {
     if (ce == redislock_ce) {
+        zval *v = value;
+        ZVAL_DEREF(v);
+        if (Z_TYPE_P(v) == IS_STRING) {
+            // string == string: numeric strings never match these literals, so bytes decide.
+            return zend_string_equals_cstr(Z_STR_P(v), literal, strlen(literal));
+        }
         zval expected;
         ZVAL_STRING(&expected, literal);
-        bool eq = zend_compare(value, &expected) == 0;
+        bool eq = zend_compare(v, &expected) == 0;
         zval_ptr_dtor(&expected);
         return eq;
     }
@@ -578,16 +641,19 @@ void construct(zend_object *object, zval *name, zval *timeout, zval *fail_behavi
     // in_array() with ==, in the original's order, against static:: constants.
     if (fail_constant_matches(ce, fail_behavior, "FAIL_EXCEPT", "fail_except")) {
         fail = Fail::Except;
-    } else if (!EG(exception) && fail_constant_matches(ce, fail_behavior, "FAIL_RETURN", "fail_return")) {
+    } else if (!EG(exception) &&
+               fail_constant_matches(ce, fail_behavior, "FAIL_RETURN", "fail_return")) {
         fail = Fail::Return;
-    } else if (!EG(exception) && fail_constant_matches(ce, fail_behavior, "FAIL_BLOCK", "fail_block")) {
+    } else if (!EG(exception) &&
+               fail_constant_matches(ce, fail_behavior, "FAIL_BLOCK", "fail_block")) {
         fail = Fail::Block;
     } else {
         if (EG(exception)) return;
         zend_string *text = zval_try_get_string(fail_behavior);
         if (!text) return;
-        zend_string *message = zend_string_concat2("Unknown fail behavior: ", sizeof("Unknown fail behavior: ") - 1,
-                                                   ZSTR_VAL(text), ZSTR_LEN(text));
+        zend_string *message =
+            zend_string_concat2("Unknown fail behavior: ", sizeof("Unknown fail behavior: ") - 1,
+                                ZSTR_VAL(text), ZSTR_LEN(text));
         zend_throw_exception(spl_ce_DomainException, ZSTR_VAL(message), 0);
         zend_string_release(message);
         zend_string_release(text);
@@ -626,11 +692,14 @@ void construct(zend_object *object, zval *name, zval *timeout, zval *fail_behavi
         return;
     }
     zend_string_release(name_str);
-    zend_update_property(redislock_ce, object, "name", sizeof("name") - 1, name);
-    zend_update_property_str(redislock_ce, object, "value", sizeof("value") - 1, value_str);
+    zval tmp;
+    write_property(object, kPropName, name);
+    ZVAL_STR(&tmp, value_str);
+    write_property(object, kPropValue, &tmp);
     zend_string_release(value_str);
-    zend_update_property(redislock_ce, object, "failBehavior", sizeof("failBehavior") - 1, fail_behavior);
-    zend_update_property_long(redislock_ce, object, "timeout", sizeof("timeout") - 1, Z_LVAL_P(timeout));
+    write_property(object, kPropFailBehavior, fail_behavior);
+    ZVAL_LONG(&tmp, Z_LVAL_P(timeout));
+    write_property(object, kPropTimeout, &tmp);
     set_needs_release(object, false);
 }
 
@@ -646,7 +715,8 @@ LockState *constructed_state(zend_object *object) {
 
 bool overridden(zend_class_entry *ce, const char *lcname, size_t len) {
     if (ce == redislock_ce) return false;
-    auto *fn = static_cast<zend_function *>(zend_hash_str_find_ptr(&ce->function_table, lcname, len));
+    auto *fn =
+        static_cast<zend_function *>(zend_hash_str_find_ptr(&ce->function_table, lcname, len));
     return fn && fn->common.scope != redislock_ce;
 }
 
@@ -672,7 +742,9 @@ zend_string *lock_key(zend_object *object, const LockState &state) {
     return key;
 }
 
-bool php_interrupted() { return zend_atomic_bool_load_ex(&EG(vm_interrupt)); }
+bool php_interrupted() {
+    return zend_atomic_bool_load_ex(&EG(vm_interrupt));
+}
 
 enum class LockOutcome { Acquired, NotAcquired, Error };
 
@@ -691,11 +763,13 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
         auto &conn = shared().pool.get(*params);
         std::string_view key_view(ZSTR_VAL(key), ZSTR_LEN(key));
         bool got;
-        double budget = has_max_wait ? max_wait : (state->fail == Fail::Block ? kDefaultBlockBudget : 0.0);
+        double budget =
+            has_max_wait ? max_wait : (state->fail == Fail::Block ? kDefaultBlockBudget : 0.0);
         if (budget > 0) {
-            auto deadline = std::isinf(budget) ? nativelock::Deadline::never() : nativelock::Deadline::after(budget);
-            got = nativelock::redis::acquire_waiting(conn, *params, key_view, state->value, state->timeout, deadline,
-                                                     php_interrupted);
+            auto deadline = std::isinf(budget) ? nativelock::Deadline::never()
+                                               : nativelock::Deadline::after(budget);
+            got = nativelock::redis::acquire_waiting(conn, *params, key_view, state->value,
+                                                     state->timeout, deadline, php_interrupted);
         } else {
             got = nativelock::redis::try_acquire(conn, key_view, state->value, state->timeout);
         }
@@ -721,13 +795,14 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
     const std::string &name = state->name;
     switch (state->fail) {
         case Fail::Except:
-            zend_throw_exception_ex(fail_exception_ce, 0, "Could not get lock \"%.*s\"", static_cast<int>(name.size()),
-                                    name.data());
+            zend_throw_exception_ex(fail_exception_ce, 0, "Could not get lock \"%.*s\"",
+                                    static_cast<int>(name.size()), name.data());
             return;
         case Fail::Return:
             RETURN_FALSE;
         case Fail::Block:
-            zend_throw_exception_ex(fail_exception_ce, 0, "Could not get lock \"%.*s\" after 5 tries.",
+            zend_throw_exception_ex(fail_exception_ce, 0,
+                                    "Could not get lock \"%.*s\" after 5 tries.",
                                     static_cast<int>(name.size()), name.data());
             return;
     }
@@ -756,7 +831,9 @@ bool instantiate(zend_class_entry *scope, zval *args, zval *out) {
     return true;
 }
 
-void default_fail_behavior(zval *out) { ZVAL_STRINGL(out, "fail_except", sizeof("fail_except") - 1); }
+void default_fail_behavior(zval *out) {
+    ZVAL_STRINGL(out, "fail_except", sizeof("fail_except") - 1);
+}
 
 }  // namespace
 
@@ -765,7 +842,7 @@ void default_fail_behavior(zval *out) { ZVAL_STRINGL(out, "fail_except", sizeof(
 ZEND_METHOD(RedisLock, setRedis) {
     zval *redis;
     ZEND_PARSE_PARAMETERS_START(1, 1)
-        Z_PARAM_ZVAL(redis)
+    Z_PARAM_ZVAL(redis)
     ZEND_PARSE_PARAMETERS_END();
     if (!configure_from(redis)) RETURN_THROWS();
     zend_update_static_property(redislock_ce, "redis", sizeof("redis") - 1, redis);
@@ -779,10 +856,10 @@ ZEND_METHOD(RedisLock, ensureRedisIsSet) {
 ZEND_METHOD(RedisLock, create) {
     zval *name, *timeout, *fail_behavior = nullptr;
     ZEND_PARSE_PARAMETERS_START(2, 3)
-        Z_PARAM_ZVAL(name)
-        Z_PARAM_ZVAL(timeout)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ZVAL(fail_behavior)
+    Z_PARAM_ZVAL(name)
+    Z_PARAM_ZVAL(timeout)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_ZVAL(fail_behavior)
     ZEND_PARSE_PARAMETERS_END();
     zval args[3];
     ZVAL_COPY_VALUE(&args[0], name);
@@ -801,10 +878,10 @@ ZEND_METHOD(RedisLock, create) {
 ZEND_METHOD(RedisLock, createAndLock) {
     zval *name, *timeout, *fail_behavior = nullptr;
     ZEND_PARSE_PARAMETERS_START(2, 3)
-        Z_PARAM_ZVAL(name)
-        Z_PARAM_ZVAL(timeout)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ZVAL(fail_behavior)
+    Z_PARAM_ZVAL(name)
+    Z_PARAM_ZVAL(timeout)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_ZVAL(fail_behavior)
     ZEND_PARSE_PARAMETERS_END();
     zval args[3];
     ZVAL_COPY_VALUE(&args[0], name);
@@ -822,7 +899,8 @@ ZEND_METHOD(RedisLock, createAndLock) {
     ZVAL_UNDEF(&lock);
     bool ok;
     if (overridden(scope, "create", 6)) {
-        auto *fn = static_cast<zend_function *>(zend_hash_str_find_ptr(&scope->function_table, "create", 6));
+        auto *fn = static_cast<zend_function *>(
+            zend_hash_str_find_ptr(&scope->function_table, "create", 6));
         zend_call_known_function(fn, nullptr, scope, &lock, 3, args, nullptr);
         ok = !EG(exception) && Z_TYPE(lock) != IS_UNDEF;
     } else {
@@ -834,7 +912,8 @@ ZEND_METHOD(RedisLock, createAndLock) {
         RETURN_THROWS();
     }
     if (Z_TYPE(lock) != IS_OBJECT) {
-        zend_throw_error(nullptr, "Call to a member function lock() on %s", zend_zval_type_name(&lock));
+        zend_throw_error(nullptr, "Call to a member function lock() on %s",
+                         zend_zval_type_name(&lock));
         zval_ptr_dtor(&lock);
         RETURN_THROWS();
     }
@@ -864,10 +943,11 @@ ZEND_METHOD(RedisLock, createAndLock) {
 ZEND_METHOD(RedisLock, __construct) {
     zval *name, *timeout, *fail_behavior;
     ZEND_PARSE_PARAMETERS_START(3, 3)
-        Z_PARAM_ZVAL(name)
-        Z_PARAM_ZVAL(timeout)
-        Z_PARAM_ZVAL(fail_behavior)
+    Z_PARAM_ZVAL(name)
+    Z_PARAM_ZVAL(timeout)
+    Z_PARAM_ZVAL(fail_behavior)
     ZEND_PARSE_PARAMETERS_END();
+    (void)return_value;
     construct(Z_OBJ_P(ZEND_THIS), name, timeout, fail_behavior);
 }
 
@@ -887,8 +967,8 @@ ZEND_METHOD(RedisLock, lock) {
     double max_wait = 0;
     bool max_wait_null = true;
     ZEND_PARSE_PARAMETERS_START(0, 1)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_DOUBLE_OR_NULL(max_wait, max_wait_null)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_DOUBLE_OR_NULL(max_wait, max_wait_null)
     ZEND_PARSE_PARAMETERS_END();
     if (!max_wait_null && (std::isnan(max_wait) || max_wait < 0)) {
         zend_argument_value_error(1, "($maxWait) must be null or a number of seconds >= 0");
@@ -972,20 +1052,21 @@ ZEND_METHOD(RedisLock, refresh) {
     zend_long ttl = 0;
     bool ttl_null = true;
     ZEND_PARSE_PARAMETERS_START(0, 1)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_LONG_OR_NULL(ttl, ttl_null)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_LONG_OR_NULL(ttl, ttl_null)
     ZEND_PARSE_PARAMETERS_END();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
     long long seconds = ttl_null ? state->timeout : ttl;
     if (seconds <= 0 || seconds > 1000000000LL) {
-        zend_argument_value_error(1, "must be null or a number of seconds between 1 and 1000000000");
+        zend_argument_value_error(1,
+                                  "must be null or a number of seconds between 1 and 1000000000");
         RETURN_THROWS();
     }
     if (!state->held || state->pid != getpid()) RETURN_FALSE;
     RL_TRY
-        auto &conn = shared().pool.get(*state->params);
-        RETURN_BOOL(nativelock::redis::refresh(conn, state->key, state->value, seconds * 1000));
+    auto &conn = shared().pool.get(*state->params);
+    RETURN_BOOL(nativelock::redis::refresh(conn, state->key, state->value, seconds * 1000));
     RL_CATCH
 }
 
@@ -995,11 +1076,11 @@ ZEND_METHOD(RedisLock, getRemainingLifetime) {
     if (!state) RETURN_THROWS();
     if (!state->held || state->pid != getpid()) RETURN_NULL();
     RL_TRY
-        auto &conn = shared().pool.get(*state->params);
-        auto ms = nativelock::redis::remaining_ms(conn, state->key, state->value);
-        if (!ms) RETURN_NULL();
-        if (*ms < 0) RETURN_DOUBLE(INFINITY);
-        RETURN_DOUBLE(static_cast<double>(*ms) / 1000.0);
+    auto &conn = shared().pool.get(*state->params);
+    auto ms = nativelock::redis::remaining_ms(conn, state->key, state->value);
+    if (!ms) RETURN_NULL();
+    if (*ms < 0) RETURN_DOUBLE(INFINITY);
+    RETURN_DOUBLE(static_cast<double>(*ms) / 1000.0);
     RL_CATCH
 }
 
@@ -1009,8 +1090,8 @@ ZEND_METHOD(RedisLock, isAcquired) {
     if (!state) RETURN_THROWS();
     if (!state->held || state->pid != getpid()) RETURN_FALSE;
     RL_TRY
-        auto &conn = shared().pool.get(*state->params);
-        RETURN_BOOL(nativelock::redis::is_held(conn, state->key, state->value));
+    auto &conn = shared().pool.get(*state->params);
+    RETURN_BOOL(nativelock::redis::is_held(conn, state->key, state->value));
     RL_CATCH
 }
 
@@ -1025,6 +1106,12 @@ void nativelock_redislock_minit(int) {
     redislock_handlers.offset = XtOffsetOf(LockObject, std);
     redislock_handlers.free_obj = free_object;
     redislock_handlers.clone_obj = nullptr;
+    for (int i = 0; i < kPropCount; ++i) {
+        auto *info = static_cast<zend_property_info *>(zend_hash_str_find_ptr(
+            &redislock_ce->properties_info, kPropertyNames[i], strlen(kPropertyNames[i])));
+        ZEND_ASSERT(info);
+        property_offsets[i] = info->offset;
+    }
 }
 
 void nativelock_redislock_rshutdown() {
@@ -1047,11 +1134,13 @@ void nativelock_redislock_minfo() {
              shared_state ? shared_state->pool.size() : static_cast<size_t>(0),
              shared_state ? shared_state->pool.opened() : static_cast<size_t>(0));
     char hiredis[64];
-    snprintf(hiredis, sizeof hiredis, "hiredis %d.%d.%d (no TLS)", HIREDIS_MAJOR, HIREDIS_MINOR, HIREDIS_PATCH);
+    snprintf(hiredis, sizeof hiredis, "hiredis %d.%d.%d (no TLS)", HIREDIS_MAJOR, HIREDIS_MINOR,
+             HIREDIS_PATCH);
     php_info_print_table_start();
     php_info_print_table_header(2, "RedisLock", "enabled");
     php_info_print_table_row(2, "RedisLock client", hiredis);
-    php_info_print_table_row(2, "RedisLock protocol", "SET NX EX, compare-and-delete script + PUBLISH wake-up");
+    php_info_print_table_row(2, "RedisLock protocol",
+                             "SET NX EX, compare-and-delete script + PUBLISH wake-up");
     php_info_print_table_row(2, "RedisLock pooled connections", pooled);
     php_info_print_table_end();
 }

@@ -40,7 +40,7 @@ bool in_ci() {
 }
 
 class RedisLockTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         try {
             conn_ = std::make_unique<Connection>(server());
@@ -140,7 +140,8 @@ TEST_F(RedisLockTest, WaiterWakesOnRelease) {
     Connection waiter(server());
     WaitStats stats;
     auto start = Clock::now();
-    bool got = acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr, &stats);
+    bool got =
+        acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr, &stats);
     double waited = std::chrono::duration<double>(Clock::now() - start).count();
     releaser.join();
     EXPECT_TRUE(got);
@@ -158,7 +159,8 @@ TEST_F(RedisLockTest, WaiterNoticesAReleaseThatDoesNotPublish) {
     });
     Connection waiter(server());
     WaitStats stats;
-    bool got = acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr, &stats);
+    bool got =
+        acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr, &stats);
     releaser.join();
     EXPECT_TRUE(got);
     EXPECT_EQ(stats.notifications, 0);
@@ -168,7 +170,8 @@ TEST_F(RedisLockTest, WaiterRetriesAtExpiry) {
     conn_->command({"SET", key_, "holder", "PX", "400"});
     Connection waiter(server());
     auto start = Clock::now();
-    EXPECT_TRUE(acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr));
+    EXPECT_TRUE(
+        acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr));
     double waited = std::chrono::duration<double>(Clock::now() - start).count();
     EXPECT_GE(waited, 0.3);
     EXPECT_LT(waited, 3.0);
@@ -178,7 +181,8 @@ TEST_F(RedisLockTest, WaiterGivesUpAtTheDeadline) {
     ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
     Connection waiter(server());
     auto start = Clock::now();
-    EXPECT_FALSE(acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(0.5), nullptr));
+    EXPECT_FALSE(
+        acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(0.5), nullptr));
     double waited = std::chrono::duration<double>(Clock::now() - start).count();
     EXPECT_GE(waited, 0.5);
     EXPECT_LT(waited, 3.0);

@@ -57,9 +57,9 @@ TEST(RedisParams, TcpAndUnix) {
 }
 
 TEST(RedisParams, Rejected) {
-    for (const char *bad : {"", "localhost:6379", "http://x", "redis://", "redis://h:99999", "redis://h:0",
-                            "redis://h:x", "redis://h/db", "rediss://h", "tcp://h:1/2", "unix://relative",
-                            "redis://[::1", "redis://h:"}) {
+    for (const char *bad : {"", "localhost:6379", "http://x", "redis://", "redis://h:99999",
+                            "redis://h:0", "redis://h:x", "redis://h/db", "rediss://h",
+                            "tcp://h:1/2", "unix://relative", "redis://[::1", "redis://h:"}) {
         EXPECT_THROW(parse_uri(bad), InvalidArgument) << bad;
     }
     try {

@@ -36,15 +36,25 @@ std::string context_error(const redisContext *ctx) {
 
 }  // namespace
 
-void ReplyDeleter::operator()(redisReply *reply) const noexcept { freeReplyObject(reply); }
+void ReplyDeleter::operator()(redisReply *reply) const noexcept {
+    freeReplyObject(reply);
+}
 
-bool reply_is_error(const redisReply *r) { return r && r->type == REDIS_REPLY_ERROR; }
-bool reply_is_nil(const redisReply *r) { return r && r->type == REDIS_REPLY_NIL; }
+bool reply_is_error(const redisReply *r) {
+    return r && r->type == REDIS_REPLY_ERROR;
+}
+bool reply_is_nil(const redisReply *r) {
+    return r && r->type == REDIS_REPLY_NIL;
+}
 bool reply_is_status(const redisReply *r, std::string_view text) {
     return r && r->type == REDIS_REPLY_STATUS && std::string_view(r->str, r->len) == text;
 }
-bool reply_is_integer(const redisReply *r) { return r && r->type == REDIS_REPLY_INTEGER; }
-long long reply_integer(const redisReply *r) { return r ? r->integer : 0; }
+bool reply_is_integer(const redisReply *r) {
+    return r && r->type == REDIS_REPLY_INTEGER;
+}
+long long reply_integer(const redisReply *r) {
+    return r ? r->integer : 0;
+}
 std::string_view reply_string(const redisReply *r) {
     if (!r || !r->str) return {};
     return std::string_view(r->str, r->len);
@@ -63,7 +73,8 @@ Connection::Connection(const ConnectionParams &params) : params_(params), pid_(g
                : redisConnectUnixWithTimeout(params.unix_path.c_str(), connect_tv);
     if (!ctx_ || ctx_->err) {
         std::string why = context_error(ctx_);
-        if (why.find("emporarily") != std::string::npos || why.find("timed out") != std::string::npos) {
+        if (why.find("emporarily") != std::string::npos ||
+            why.find("timed out") != std::string::npos) {
             why = "connect timed out after " + std::to_string(params.connect_timeout) + " s";
         }
         if (ctx_) redisFree(ctx_);
@@ -94,7 +105,8 @@ Connection::Connection(const ConnectionParams &params) : params_(params), pid_(g
             std::string why(reply_string(r.get()));
             redisFree(ctx_);
             ctx_ = nullptr;
-            throw ConnectionError("Redis at " + params.describe() + " refused SELECT " + db + ": " + why);
+            throw ConnectionError("Redis at " + params.describe() + " refused SELECT " + db + ": " +
+                                  why);
         }
     }
 }
@@ -105,7 +117,9 @@ Connection::~Connection() {
     if (ctx_) redisFree(ctx_);
 }
 
-int Connection::fd() const { return ctx_ ? ctx_->fd : -1; }
+int Connection::fd() const {
+    return ctx_ ? ctx_->fd : -1;
+}
 
 void Connection::set_read_timeout(double seconds) {
     if (!ctx_ || seconds == read_timeout_) return;
@@ -159,7 +173,8 @@ Reply Connection::command(const std::vector<std::string_view> &args) {
     return read_reply();
 }
 
-std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::string_view>> &commands) {
+std::vector<Reply> Connection::pipeline(
+    const std::vector<std::vector<std::string_view>> &commands) {
     for (const auto &args : commands) append(args);
     std::vector<Reply> replies;
     replies.reserve(commands.size());

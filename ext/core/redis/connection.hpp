@@ -33,7 +33,7 @@ std::size_t reply_elements(const redisReply *r);
 const redisReply *reply_element(const redisReply *r, std::size_t i);
 
 class Connection {
-public:
+  public:
     // Connects (connect timeout), sets the read timeout, AUTHs and SELECTs. Throws
     // ConnectionError naming params.describe() and the cause.
     explicit Connection(const ConnectionParams &params);
@@ -72,7 +72,7 @@ public:
 
     [[noreturn]] void fail(const std::string &what);
 
-private:
+  private:
     void append(const std::vector<std::string_view> &args);
     Reply read_reply();
 

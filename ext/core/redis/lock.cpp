@@ -64,7 +64,8 @@ Reply run_script(Connection &conn, const Script &script, std::string_view key,
     return r;
 }
 
-bool try_acquire(Connection &conn, std::string_view key, std::string_view value, long long ttl_seconds) {
+bool try_acquire(Connection &conn, std::string_view key, std::string_view value,
+                 long long ttl_seconds) {
     std::string ttl = std::to_string(ttl_seconds);
     Reply r = conn.command({"SET", key, value, "NX", "EX", ttl});
     if (reply_is_status(r.get(), "OK")) return true;
@@ -85,7 +86,8 @@ bool refresh(Connection &conn, std::string_view key, std::string_view value, lon
     return reply_integer(r.get()) == 1;
 }
 
-std::optional<long long> remaining_ms(Connection &conn, std::string_view key, std::string_view value) {
+std::optional<long long> remaining_ms(Connection &conn, std::string_view key,
+                                      std::string_view value) {
     Reply r = run_script(conn, kLifetimeScript, key, {value});
     long long ms = reply_integer(r.get());
     if (ms == -3 || ms == -2) return std::nullopt;
@@ -118,7 +120,8 @@ bool acquire_waiting(Connection &conn, const ConnectionParams &params, std::stri
             continue;
         }
         int ms = static_cast<int>(std::max(1.0, params.read_timeout * 1000));
-        if (!subscriber.read_some(ms)) subscriber.fail("no reply to SUBSCRIBE within the read timeout");
+        if (!subscriber.read_some(ms))
+            subscriber.fail("no reply to SUBSCRIBE within the read timeout");
     }
 
     std::string ttl = std::to_string(ttl_seconds);

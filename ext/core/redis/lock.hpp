@@ -35,7 +35,8 @@ Reply run_script(Connection &conn, const Script &script, std::string_view key,
                  std::initializer_list<std::string_view> args);
 
 // One SET NX EX attempt. Throws ProtocolError on a server error (e.g. invalid expire time).
-bool try_acquire(Connection &conn, std::string_view key, std::string_view value, long long ttl_seconds);
+bool try_acquire(Connection &conn, std::string_view key, std::string_view value,
+                 long long ttl_seconds);
 
 // Deletes the key if its value is still `value`, announcing it on release_channel(key).
 bool release(Connection &conn, std::string_view key, std::string_view value);
@@ -45,7 +46,8 @@ bool refresh(Connection &conn, std::string_view key, std::string_view value, lon
 
 // Milliseconds the key has left if its value is still ours; nothing if it is gone or not
 // ours; -1 if it has no expiry.
-std::optional<long long> remaining_ms(Connection &conn, std::string_view key, std::string_view value);
+std::optional<long long> remaining_ms(Connection &conn, std::string_view key,
+                                      std::string_view value);
 
 // Whether the key still holds our value.
 bool is_held(Connection &conn, std::string_view key, std::string_view value);

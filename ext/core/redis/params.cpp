@@ -25,8 +25,8 @@ const char kAccepted[] =
         }
     }
     if (uri.size() > 200) shown += "...";
-    throw InvalidArgument("RedisLock::setRedis(): invalid Redis URI \"" + shown +
-                          "\": " + why + " (" + kAccepted + ")");
+    throw InvalidArgument("RedisLock::setRedis(): invalid Redis URI \"" + shown + "\": " + why +
+                          " (" + kAccepted + ")");
 }
 
 std::string percent_decode(std::string_view in, std::string_view uri) {
@@ -38,7 +38,8 @@ std::string percent_decode(std::string_view in, std::string_view uri) {
                 !std::isxdigit(static_cast<unsigned char>(in[i + 2]))) {
                 bad(uri, "bad percent escape");
             }
-            out.push_back(static_cast<char>(std::stoi(std::string(in.substr(i + 1, 2)), nullptr, 16)));
+            out.push_back(
+                static_cast<char>(std::stoi(std::string(in.substr(i + 1, 2)), nullptr, 16)));
             i += 2;
         } else {
             out.push_back(in[i]);
@@ -47,7 +48,8 @@ std::string percent_decode(std::string_view in, std::string_view uri) {
     return out;
 }
 
-long long parse_number(std::string_view text, long long max, std::string_view uri, const char *what) {
+long long parse_number(std::string_view text, long long max, std::string_view uri,
+                       const char *what) {
     if (text.empty() || text.size() > 18) bad(uri, std::string("bad ") + what);
     long long value = 0;
     for (char c : text) {
@@ -66,7 +68,8 @@ void parse_query(std::string_view query, ConnectionParams &p, std::string_view u
         query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
         auto eq = pair.find('=');
         std::string_view name = pair.substr(0, eq);
-        std::string_view value = eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+        std::string_view value =
+            eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
         if (name == "db" || name == "database") {
             p.database = parse_number(value, 1LL << 31, uri, "database");
         } else if (name == "password") {
@@ -87,14 +90,16 @@ std::string ConnectionParams::describe() const {
     return host + ":" + std::to_string(port);
 }
 
-std::string ConnectionParams::pool_key() const {
+const std::string &ConnectionParams::pool_key() const {
+    if (!pool_key_.empty()) return pool_key_;
     std::string key = unix_path.empty() ? "tcp\x1f" + host + "\x1f" + std::to_string(port)
                                         : "unix\x1f" + unix_path;
     key += "\x1f" + std::to_string(database);
     key += "\x1f" + username;
     key += "\x1f" + std::string(has_password ? "1" : "0") + password;
     key += "\x1f" + persistent_id;
-    return key;
+    pool_key_ = std::move(key);
+    return pool_key_;
 }
 
 ConnectionParams parse_uri(std::string_view uri) {
@@ -116,7 +121,8 @@ ConnectionParams parse_uri(std::string_view uri) {
         rest = rest.substr(0, q);
     }
     if (scheme == "unix") {
-        if (rest.empty() || rest[0] != '/') bad(uri, "unix:// needs an absolute path (unix:///path)");
+        if (rest.empty() || rest[0] != '/')
+            bad(uri, "unix:// needs an absolute path (unix:///path)");
         p.unix_path = std::string(rest);
         parse_query(query, p, uri);
         return p;

@@ -3,7 +3,7 @@
 namespace nativelock::redis {
 
 Connection &Pool::get(const ConnectionParams &params) {
-    std::string key = params.pool_key();
+    const std::string &key = params.pool_key();
     auto it = connections_.find(key);
     if (it != connections_.end()) {
         if (it->second->reusable()) {

@@ -11,7 +11,7 @@
 namespace nativelock::redis {
 
 class Pool {
-public:
+  public:
     // The pooled connection for these parameters if it is still reusable (same process, no
     // error, socket idle); otherwise a new one replaces it. The read timeout is updated to
     // params.read_timeout. Throws ConnectionError if connecting fails.
@@ -23,7 +23,7 @@ public:
     // Connections opened since the pool was created (for tests and phpinfo).
     std::size_t opened() const { return opened_; }
 
-private:
+  private:
     std::unordered_map<std::string, std::unique_ptr<Connection>> connections_;
     std::size_t opened_ = 0;
 };
