@@ -6,6 +6,8 @@ igbinary
 redis
 --SKIPIF--
 <?php require __DIR__ . '/../../lib/redislock_test.inc'; nl_skip_unless_redis(); ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../../lib/redislock_test.inc';
@@ -26,7 +28,12 @@ $sock = sys_get_temp_dir() . '/nl-redis-' . getmypid() . '.sock';
 @unlink($sock);
 $proc = proc_open(['redis-server', '--port', '0', '--unixsocket', $sock, '--save', '', '--appendonly', 'no'],
     [1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes);
-for ($i = 0; $i < 100 && !file_exists($sock); $i++) usleep(20000);
+register_shutdown_function(function () use ($proc, $sock) {
+    proc_terminate($proc, 9);
+    proc_close($proc);
+    @unlink($sock);
+});
+for ($i = 0; $i < 1500 && !file_exists($sock); $i++) usleep(20000);   // slow under valgrind
 RedisLock::setRedis('unix://' . $sock);
 $lock = RedisLock::createAndLock($name, 10);
 $u = new Redis(); $u->connect($sock);
@@ -36,9 +43,6 @@ RedisLock::setRedis($sock);
 $lock = RedisLock::createAndLock($name, 10);
 echo $u->get('redislock:' . $name) !== false ? "ok /path\n" : "MISSING /path\n";
 $lock->release();
-proc_terminate($proc);
-proc_close($proc);
-@unlink($sock);
 // The static $redis holds what was given, like the original.
 $p = new ReflectionProperty('RedisLock', 'redis');
 var_dump($p->getValue());

@@ -6,6 +6,8 @@ igbinary
 redis
 --SKIPIF--
 <?php require __DIR__ . '/../../lib/redislock_test.inc'; nl_skip_unless_redis(); ?>
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../../lib/redislock_test.inc';

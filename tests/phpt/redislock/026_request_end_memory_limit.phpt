@@ -16,7 +16,7 @@ $name = nl_lock_name('end-memory_limit');
     RedisLock::createAndLock(' . var_export($name . '-unstored', true) . ', 60);   // result not kept
     echo nl_redis()->exists(' . var_export('redislock:' . $name . '-unstored', true) . '), "\n";
     echo "ending\n"; ini_set("memory_limit", "16M"); $a = []; while (true) { $a[] = str_repeat("x", 1 << 16); }
-');
+', ['USE_ZEND_ALLOC' => '1']);
 echo $out;
 echo str_contains($err, 'Fatal error') ? "fatal error reported\n" : '';
 var_dump(nl_redis()->exists('redislock:' . $name), nl_redis()->exists('redislock:' . $name . '-unstored'));

@@ -2,6 +2,8 @@
 RedisLock: php --ri nativelock shows a RedisLock section (hiredis version, no TLS) and the INI settings
 --EXTENSIONS--
 nativelock
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 ob_start();
