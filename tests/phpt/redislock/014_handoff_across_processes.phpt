@@ -22,11 +22,11 @@ for ($round = 0; $round < 5; $round++) {
         echo "got $got\n";
         $lock->release();
     ', [], $pipes);
-    nl_read_line($pipes[1]);
+    nl_read_line($pipes[1], 60);
     usleep(200000);   // let the child subscribe and block
     $released = hrtime(true);
     $held->release();
-    $line = nl_read_line($pipes[1], 20);
+    $line = nl_read_line($pipes[1], 60);
     $samples[] = ((int) substr($line, 4) - $released) / 1e6;
     fclose($pipes[0]); fclose($pipes[1]); fclose($pipes[2]);
     proc_close($child);

@@ -55,13 +55,13 @@ $child = nl_spawn(nl_redis_prelude() . "require '$lib/credis_client.inc'; requir
     \$l->release();
     echo \"released\\n\";
 ", [], $pipes);
-echo nl_read_line($pipes[1]), "\n";
+echo nl_read_line($pipes[1], 60), "\n";
 var_dump(RedisLock::createAndLock($name, 30, RedisLock::FAIL_RETURN));
 fwrite($pipes[0], "go\n");
 $t = microtime(true);
 $lock = RedisLock::createAndLock($name, 30, RedisLock::FAIL_BLOCK);
 $w = microtime(true) - $t;
-echo nl_read_line($pipes[1]), "\n";
+echo nl_read_line($pipes[1], 60), "\n";
 var_dump($lock->isAcquired(), $w < 5);
 $lock->release();
 fclose($pipes[0]); fclose($pipes[1]); fclose($pipes[2]);
@@ -76,7 +76,7 @@ $child = nl_spawn(nl_redis_prelude() . "require '$lib/credis_client.inc'; requir
     echo \"original got it after release\\n\";
     \$l->release();
 ", [], $pipes);
-echo nl_read_line($pipes[1]), "\n";
+echo nl_read_line($pipes[1], 60), "\n";
 usleep(300000);
 $ext->release();
 echo nl_read_line($pipes[1], 20), "\n";

@@ -13,22 +13,33 @@ RedisLock::setRedis(nl_redis_uri());
 $r = nl_redis();
 $name = nl_lock_name('takeover');
 $mine = RedisLock::createAndLock($name, 1);
-usleep(1300000);
-[$code, $out, $err] = nl_run(nl_redis_prelude() . '
+$mineValue = $r->get('redislock:' . $name);
+// Another process waits for our lock, gets it when it expires, and holds it.
+$child = nl_spawn(nl_redis_prelude() . '
     RedisLock::setRedis(nl_redis_uri());
-    $l = RedisLock::createAndLock(' . var_export($name, true) . ', 30);
+    $l = RedisLock::createAndLock(' . var_export($name, true) . ', 30, RedisLock::FAIL_BLOCK);
     echo "taken\n";
-    exit(0);
-' . '// keep the key: the exit releases it, so re-set it below', []);
-echo $out, $err;
-// The child released at exit; take it over explicitly from "another process".
-$r->set('redislock:' . $name, 'other-owner-value', ['EX' => 30]);
+    fgets(STDIN);
+    var_dump($l->isAcquired());
+    $l->release();
+', [], $pipes);
+echo nl_read_line($pipes[1], 20), "\n";
+$theirs = $r->get('redislock:' . $name);
+var_dump($theirs !== false && $theirs !== $mineValue);
+var_dump($mine->isAcquired(), $mine->getRemainingLifetime(), $mine->refresh(30));
 $mine->release();
-var_dump($r->get('redislock:' . $name));
-var_dump($mine->isAcquired());
-$r->del('redislock:' . $name);
+var_dump($r->get('redislock:' . $name) === $theirs);
+fwrite($pipes[0], "done\n");
+echo stream_get_contents($pipes[1]);
+proc_close($child);
+var_dump($r->exists('redislock:' . $name));
 ?>
 --EXPECT--
 taken
-string(17) "other-owner-value"
+bool(true)
 bool(false)
+NULL
+bool(false)
+bool(true)
+bool(true)
+int(0)
