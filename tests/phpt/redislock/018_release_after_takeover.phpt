@@ -30,6 +30,7 @@ var_dump($mine->isAcquired(), $mine->getRemainingLifetime(), $mine->refresh(30))
 $mine->release();
 var_dump($r->get('redislock:' . $name) === $theirs);
 fwrite($pipes[0], "done\n");
+stream_set_blocking($pipes[1], true);
 echo stream_get_contents($pipes[1]);
 proc_close($child);
 var_dump($r->exists('redislock:' . $name));
