@@ -104,8 +104,8 @@ bool is_redislock_entry(const RegistryEntry *entry) {
     return entry->release == release_at_request_end;
 }
 
-// Native release of a held lock; no PHP involved. Returns false with the state unchanged if
-// the server could not be asked (the exception propagates).
+// Native release of a held lock; no PHP involved. If the server cannot be asked, the
+// exception propagates and the lock stays held (tracked) for a later attempt.
 void native_release(LockState &state) {
     if (!state.held) return;
     if (state.pid != getpid()) {
