@@ -143,9 +143,11 @@ void release_at_request_end(RegistryEntry *entry) noexcept {
         // Nothing to report to at request end; the key expires at its TTL.
     }
     state.held = false;
-    // The registry's reference. Never freed from here (that could run user destructors after
-    // a fatal error): the object store frees every object right after RSHUTDOWN.
-    GC_DELREF(&self->std);
+    // The registry's reference. Released, not just decremented: the object store only calls
+    // free_obj on objects still alive after RSHUTDOWN and never frees their memory (PHP shows
+    // them as leaks; valgrind found them). No user destructor can run here: by RSHUTDOWN every
+    // object is marked destructed (after __destruct calls, or by the fatal error handler).
+    OBJ_RELEASE(&self->std);
 }
 
 void track(zend_object *object) {

@@ -81,6 +81,16 @@ Connection::Connection(const ConnectionParams &params) : params_(params), pid_(g
         ctx_ = nullptr;
         throw ConnectionError("cannot connect to Redis at " + params.describe() + ": " + why);
     }
+    // A command below may throw (a server that accepts but never answers: read timeout), and
+    // a throwing constructor never runs ~Connection: free the context on the way out.
+    struct FreeUnlessConnected {
+        redisContext *&ctx;
+        bool connected = false;
+        ~FreeUnlessConnected() {
+            if (!connected && ctx) redisFree(ctx);
+            if (!connected) ctx = nullptr;
+        }
+    } guard{ctx_};
     set_read_timeout(params.read_timeout);
     if (params.has_password || !params.username.empty()) {
         Reply r = params.username.empty() ? command({"AUTH", params.password})
@@ -109,6 +119,7 @@ Connection::Connection(const ConnectionParams &params) : params_(params), pid_(g
                                   why);
         }
     }
+    guard.connected = true;
 }
 
 Connection::~Connection() {
