@@ -44,7 +44,7 @@ for b in file:Filelock redis:RedisLock mysql:'ItsMieger\MySqlSharedLocks\SharedL
     else
         for t in mutual-exclusion crash-recovery fork-storm hostile-names server-faults; do
             [ "$name" = file ] && [ "$t" = server-faults ] && continue
-            printf '{"test": "%s", "backend": "%s", "tried": "-", "runs": 0, "result": "not covered", "failures": [], "failure_count": 0, "measured": {}, "skipped": "class %s is not in this build (other branch); the adapter tests/reliability/lib/backend_%s.inc is ready", "seconds": 0, "variant": "%s"}\n' \
+            printf '{"test": "%s", "backend": "%s", "tried": "-", "runs": 0, "result": "not covered", "failures": [], "failure_count": 0, "measured": {}, "skipped": "class %s is not in this build; the adapter tests/reliability/lib/backend_%s.inc is ready", "seconds": 0, "variant": "%s"}\n' \
                 "$t" "$name" "${class//\\/\\\\}" "$name" "${NATIVELOCK_RELIABILITY_VARIANT:-ci}" >"$results/$t-$name.json"
         done
         echo "not covered: $class is not in this build"
