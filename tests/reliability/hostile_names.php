@@ -39,6 +39,9 @@ function outside_snapshot(): array
     return $seen;
 }
 $before = outside_snapshot();
+// A lock held through the whole run: a name that injected FLUSHALL, DEL or DROP TABLE into the
+// backend would take it away.
+$sentinel = $backend->tryAcquire('sentinel') ?? throw new RuntimeException('sentinel is taken');
 
 $failures = [];
 $accepted = $rejected = 0;
@@ -81,11 +84,15 @@ foreach ($names as $label => $name) {
     } else {
         $backend->release($again);
     }
-    if ($backend instanceof FileBackend && ($left = array_diff(scandir($backend->directory()), ['.', '..']))) {
+    if ($backend instanceof FileBackend && ($left = array_diff(scandir($backend->directory()), ['.', '..', 'sentinel.lock']))) {
         $failures[] = "$label: files left in \$lockpath after release: " . json_encode(array_values($left), JSON_INVALID_UTF8_SUBSTITUTE);
         array_map(fn($f) => @unlink($backend->directory() . $f), $left);
     }
 }
+if (!$backend->stillHeld($sentinel)) {
+    $failures[] = 'the sentinel lock held through the run is gone: a name reached the backend as a command';
+}
+$backend->release($sentinel);
 $after = outside_snapshot();
 foreach (array_diff_key($after, $before) as $path => $_) {
     $failures[] = "file created outside \$lockpath: $path";
