@@ -31,7 +31,17 @@ passed=0
 failed=0
 step() { # label command...: runs one counted step
     local label=$1; shift
-    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "   ($label failed)"; fi
+    local marker="$results/.step-start"
+    touch "$marker"
+    if "$@"; then passed=$((passed + 1)); return; fi
+    failed=$((failed + 1))
+    echo "   ($label failed)"
+    # A driver killed by a signal (a crash, or SIGALRM after a hang) writes no result: say so
+    # in the table too.
+    if [ -z "$(find "$results" -maxdepth 1 -name '*.json' -newer "$marker")" ]; then
+        printf '{"test": "%s", "backend": "-", "tried": "-", "runs": 0, "result": "failed", "failures": ["ended without writing a result (crash, hang or signal)"], "failure_count": 1, "measured": {}, "skipped": null, "seconds": 0, "variant": "%s"}\n' \
+            "$label" "${NATIVELOCK_RELIABILITY_VARIANT:-ci}" >"$results/ended-without-result-${label// /-}.json"
+    fi
 }
 
 # Which backends this build has. A backend whose class is not compiled in yet is reported as
