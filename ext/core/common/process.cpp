@@ -1,7 +1,8 @@
 #include "common/process.hpp"
 
-#include <unistd.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -26,6 +27,30 @@ std::string link_target(const char *path) {
     return len > 0 ? std::string(buf, static_cast<std::size_t>(len)) : std::string();
 }
 
+// The whole of a small /proc file, or nothing. Plain read(2), no iostreams: reading
+// /proc/<pid>/stat of a process that exits meanwhile fails with ESRCH, which libstdc++'s
+// filebuf turns into an exception (lock() threw "basic_filebuf::underflow error reading the
+// file: No such process" when a holder died at that moment; found by the crash-recovery
+// torture).
+std::optional<std::string> read_proc_file(const char *path) {
+    int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    std::string text;
+    char buf[1024];
+    for (;;) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            ::close(fd);
+            return std::nullopt;
+        }
+        if (n == 0) break;
+        text.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return text;
+}
+
 std::string hostname() {
     char buf[256] = {0};
     if (gethostname(buf, sizeof buf - 1) != 0) return "";
@@ -41,9 +66,9 @@ Identity cached_identity;
 std::optional<std::uint64_t> start_ticks(pid_t pid) {
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-    std::ifstream in(path);
-    if (!in) return std::nullopt;
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto text = read_proc_file(path);
+    if (!text) return std::nullopt;
+    const std::string &stat = *text;
     // The command name (field 2) may contain spaces and parentheses: fields resume after the
     // last ')'.
     auto close = stat.rfind(')');
@@ -67,8 +92,7 @@ bool exists(pid_t pid) {
     // A zombie has exited: it holds nothing any more, even though its pid is still taken.
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-    std::ifstream in(path);
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string stat = read_proc_file(path).value_or(std::string());
     auto close = stat.rfind(')');
     if (close != std::string::npos && close + 2 < stat.size()) {
         char state = stat[close + 2];
