@@ -94,7 +94,11 @@ if ($want('cycle')) {
         'libmariadb-floor' => ['mysql', 'floor: GET_LOCK + RELEASE_LOCK via libmariadb (C)', fn($n) => [$floorDir . '/mysql_floor', $m['host'], $m['port'], $m['user'], $m['pass'], $m['db'], $n]],
     ];
     $rows = [];
+    $groups = array_unique(array_map(fn($b) => $b->group, $available));
     foreach ($floors as $id => [$group, $label, $cmd]) {
+        if (!in_array($group, $groups, true)) {
+            continue;   // no backend of that kind runs (server down, --smoke)
+        }
         $rows[$id] = ['label' => $label, 'group' => $group, 'kind' => 'floor', 'c' => true, 'runs' => []];
     }
     foreach ($available as $id => $b) {

@@ -405,7 +405,7 @@ function nlb_stats(array $xs): array
     sort($xs);
     $n = count($xs);
     if ($n === 0) {
-        return ['n' => 0, 'min' => NAN, 'p50' => NAN, 'p90' => NAN, 'p99' => NAN, 'max' => NAN];
+        return ['n' => 0, 'min' => null, 'p50' => null, 'p90' => null, 'p99' => null, 'max' => null];
     }
     $pct = fn($p) => $xs[min($n - 1, (int) floor($p * ($n - 1) + 0.5))];
     return ['n' => $n, 'min' => $xs[0], 'p50' => $pct(0.5), 'p90' => $pct(0.9), 'p99' => $pct(0.99), 'max' => $xs[$n - 1]];
