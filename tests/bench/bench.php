@@ -7,7 +7,6 @@
 //       [--only=cycle,handoff,contention,fpm,memory]
 require __DIR__ . '/lib/backends.php';
 require __DIR__ . '/lib/fcgi.php';
-require __DIR__ . '/../lib/nativelock_test.inc';
 
 $out = $argv[1] ?? null;
 if ($out === null || $out[0] === '-') {
@@ -73,7 +72,7 @@ function save(): void
 
 function child(array $args, &$pipes)
 {
-    $argv = array_merge(nl_php_argv(), [__DIR__ . '/lib/worker.php'], $args);
+    $argv = array_merge(nlb_php_argv(), [__DIR__ . '/lib/worker.php'], $args);
     $p = proc_open($argv, [0 => ['pipe', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w']], $pipes);
     if (!is_resource($p)) {
         throw new RuntimeException('cannot start worker');
@@ -83,10 +82,12 @@ function child(array $args, &$pipes)
 
 // ------------------------------------------------------------------ 1. uncontended cycle
 if ($want('cycle')) {
-    $repeats = $pick(['smoke' => 1, 'quick' => 3, 'full' => 9]);
-    $cycles = ['file' => $pick(['smoke' => 200, 'quick' => 3000, 'full' => 20000]),
-        'redis' => $pick(['smoke' => 100, 'quick' => 1000, 'full' => 10000]),
-        'mysql' => $pick(['smoke' => 100, 'quick' => 1000, 'full' => 5000])];
+    // Many short interleaved rounds rather than a few long ones: on a shared machine the
+    // ratio of two neighbours in one round is far steadier than either absolute figure.
+    $repeats = $pick(['smoke' => 1, 'quick' => 7, 'full' => 21]);
+    $cycles = ['file' => $pick(['smoke' => 200, 'quick' => 2000, 'full' => 5000]),
+        'redis' => $pick(['smoke' => 100, 'quick' => 1000, 'full' => 3000]),
+        'mysql' => $pick(['smoke' => 100, 'quick' => 500, 'full' => 2000])];
     $m = nlb_mysql();
     $floors = [
         'file-floor' => ['file', 'floor: same syscalls in C', fn($n) => [$floorDir . '/file_floor', rtrim(nlb_lockdir(), '/'), $n]],
@@ -131,8 +132,18 @@ if ($want('cycle')) {
         }
         unset($row);
     }
+    $floorOf = ['file' => 'file-floor', 'redis' => 'hiredis-floor', 'mysql' => 'libmariadb-floor'];
     foreach ($rows as $id => &$row) {
         $row['stats'] = nlb_stats($row['runs']);
+        // Paired ratio: this backend's run over its C floor's run of the same round.
+        $floorRuns = $rows[$floorOf[$row['group']]]['runs'] ?? [];
+        $ratios = [];
+        foreach ($row['runs'] as $k => $v) {
+            if (isset($floorRuns[$k]) && $floorRuns[$k] > 0) {
+                $ratios[] = $v / $floorRuns[$k];
+            }
+        }
+        $row['ratio'] = nlb_stats($ratios);
     }
     unset($row);
     $results['scenarios']['cycle'] = ['repeats' => $repeats, 'rows' => $rows];
@@ -156,11 +167,11 @@ if ($want('handoff')) {
         try {
             for ($i = 0; $i < $n; $i++) {
                 fwrite($pipes[0], "go\n");
-                nl_read_line($pipes[1], 30);
+                nlb_read_line($pipes[1], 30);
                 $h = $b->acquire($name);
                 $got = hrtime(true);
                 $b->release($h);
-                $samples[] = ($got - (int) nl_read_line($pipes[1], 30)) / 1e6;
+                $samples[] = ($got - (int) nlb_read_line($pipes[1], 30)) / 1e6;
             }
             $rows[$id] = ['stats' => nlb_stats($samples)];
         } catch (Throwable $e) {

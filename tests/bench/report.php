@@ -38,9 +38,9 @@ if (isset($S['cycle'])) {
     $md[] = '';
     $md[] = sprintf('Create the lock object, acquire (non-blocking), release, in a loop in one process. µs per cycle: '
         . 'median of %d interleaved runs [min..max of the runs]; each run is the mean over the stated cycles. '
-        . 'Ratio: median over the median of the C floor of the same backend in this run.', $c['repeats']);
+        . 'Ratio to the C floor: median [min..max] over the rounds of (this run / the C floor\'s run in the same round).', $c['repeats']);
     $md[] = '';
-    $md[] = '| backend | implementation | cycles × runs | µs/cycle median [min..max] | × C floor | target |';
+    $md[] = '| backend | implementation | cycles × runs | µs/cycle median [min..max] | × C floor (paired) | target |';
     $md[] = '|---|---|---|---|---|---|';
     foreach (['file', 'redis', 'mysql'] as $g) {
         $floor = (float) ($rows[$floorOf[$g]]['stats']['p50'] ?? 0);
@@ -56,7 +56,8 @@ if (isset($S['cycle'])) {
                 continue;
             }
             $r = $rows[$id];
-            $ratio = $floor > 0 && $r['stats']['n'] ? $r['stats']['p50'] / $floor : NAN;
+            $ratio = isset($r['ratio']) && $r['ratio']['n'] ? $r['ratio']['p50'] : ($floor > 0 && $r['stats']['n'] ? $r['stats']['p50'] / $floor : NAN);
+            $ratioText = isset($r['ratio']) && $r['ratio']['n'] > 1 ? sprintf('%s× [%s..%s]', $f($ratio), $f($r['ratio']['min']), $f($r['ratio']['max'])) : $f($ratio) . '×';
             $t = '';
             if (isset($targetOf[$id])) {
                 $ok = !is_nan($ratio) && $ratio <= $targetOf[$id];
@@ -65,7 +66,7 @@ if (isset($S['cycle'])) {
             }
             $label = $r['kind'] === 'ours' ? "**{$r['label']}**" : $r['label'];
             $md[] = sprintf('| %s | %s | %d × %d | %s%s | %s | %s |', $g, $label, $r['cycles'] ?? 0, $r['stats']['n'],
-                $spread($r['stats']), isset($r['error']) ? ' (error: ' . $r['error'] . ')' : '', $f($ratio) . '×', $t);
+                $spread($r['stats']), isset($r['error']) ? ' (error: ' . $r['error'] . ')' : '', $ratioText, $t);
             if ($r['stats']['n']) $cycleDat[] = [$g, $r['label'], $r['stats']['p50'], $r['stats']['min'], $r['stats']['max'], $r['kind']];
         }
     }

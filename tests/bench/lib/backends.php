@@ -411,6 +411,46 @@ function nlb_stats(array $xs): array
     return ['n' => $n, 'min' => $xs[0], 'p50' => $pct(0.5), 'p90' => $pct(0.9), 'p99' => $pct(0.99), 'max' => $xs[$n - 1]];
 }
 
+/** argv of a PHP like this one with the nativelock module under test loaded. */
+function nlb_php_argv(): array
+{
+    $argv = [PHP_BINARY];
+    $module = getenv('NATIVELOCK_MODULE') ?: realpath(__DIR__ . '/../../../modules/nativelock.so');
+    if ($module) {
+        array_push($argv, '-d', 'extension=' . $module);
+    }
+    return $argv;
+}
+
+/** One line from a child's stdout, failing after $timeout seconds. */
+function nlb_read_line($stream, float $timeout = 10.0): string
+{
+    $read = [$stream];
+    $w = $e = null;
+    $deadline = microtime(true) + $timeout;
+    $line = '';
+    while (true) {
+        $left = $deadline - microtime(true);
+        if ($left <= 0) {
+            throw new RuntimeException("child did not answer within {$timeout}s (got: '$line')");
+        }
+        $read = [$stream];
+        if (stream_select($read, $w, $e, (int) $left, (int) (fmod($left, 1) * 1e6)) > 0) {
+            $chunk = fgets($stream);
+            if ($chunk === false) {
+                if (feof($stream)) {
+                    throw new RuntimeException("child exited (got: '$line')");
+                }
+                continue;
+            }
+            $line .= $chunk;
+            if (str_ends_with($line, "\n")) {
+                return rtrim($line, "\n");
+            }
+        }
+    }
+}
+
 function nlb_rss_kb(): int
 {
     return preg_match('/^VmRSS:\s+(\d+)/m', (string) file_get_contents('/proc/self/status'), $m) ? (int) $m[1] : -1;
