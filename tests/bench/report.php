@@ -268,7 +268,8 @@ foreach ($handoffDat as $i => [$g, $l, $p50, $p90, $p99, $k]) {
 file_put_contents("$outDir/handoff.dat", $dat);
 $title = "nativelock benchmarks, {$j['date']}, {$m['cores']} cores {$m['cpu']}";
 $gp = <<<GP
-set terminal svg size 1100,900 dynamic font "sans,11" background "white"
+set terminal svg size 1200,1000 dynamic font "sans,11" background "white"
+set termoption noenhanced
 set output "chart.svg"
 set multiplot layout 2,1 title "$title"
 set style fill solid 0.85 border -1
@@ -277,7 +278,8 @@ set logscale y
 set grid ytics
 set xtics rotate by -35 left font ",9" nomirror
 set key off
-set bmargin 9
+set bmargin 12
+set rmargin 12
 set title "Uncontended acquire + release, µs/cycle (median, whiskers min..max of runs; log scale)"
 set ylabel "µs/cycle"
 plot "cycle.dat" using 1:4:(\$7==1?0x2a7ab0:(\$7==2?0x888888:0xe0a040)):xtic(3) with boxes lc rgb variable, \
