@@ -49,7 +49,7 @@ if test "$PHP_NATIVELOCK" != "no"; then
     AC_MSG_ERROR([no MySQL client library found by pkg-config: install libmariadb-dev (or default-libmysqlclient-dev)])
   fi
 
-  NATIVELOCK_CXXFLAGS="$PHP_NATIVELOCK_STDCXX -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -fvisibility=hidden -I@ext_srcdir@/ext/core -I@ext_srcdir@/ext/php -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1"
+  NATIVELOCK_CXXFLAGS="$PHP_NATIVELOCK_STDCXX -Wall -Wextra -fvisibility=hidden -I@ext_srcdir@/ext/core -I@ext_srcdir@/ext/php -DZEND_ENABLE_STATIC_TSRMLS_CACHE=1"
   if test "$PHP_NATIVELOCK_DEV" != "no"; then
     NATIVELOCK_CXXFLAGS="$NATIVELOCK_CXXFLAGS -Werror -g"
   fi

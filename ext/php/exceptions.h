@@ -18,9 +18,9 @@ void throw_current_exception(zend_class_entry *fallback, const char *context = n
 }  // namespace nativelock::php
 
 #define NL_TRY try {
-#define NL_CATCH(fallback, context)                                   \
-    }                                                                 \
-    catch (...) {                                                     \
+#define NL_CATCH(fallback, context)                                      \
+    }                                                                    \
+    catch (...) {                                                        \
         nativelock::php::throw_current_exception((fallback), (context)); \
-        RETURN_THROWS();                                              \
+        RETURN_THROWS();                                                 \
     }

@@ -94,9 +94,30 @@ void free_object(zend_object *object) {
     zend_object_std_dtor(object);
 }
 
+// var_dump()/print_r() show what the original's private properties showed.
+HashTable *debug_info(zend_object *object, int *is_temp) {
+    auto &state = from_object(object)->state;
+    HashTable *info = zend_new_array(3);
+    zval value;
+    ZVAL_STRINGL(&value, state.name.data(), state.name.size());
+    zend_hash_str_update(info, "name", sizeof("name") - 1, &value);
+    if (state.lock) {
+        ZVAL_STRINGL(&value, state.lock->path().data(), state.lock->path().size());
+    } else {
+        ZVAL_NULL(&value);
+    }
+    zend_hash_str_update(info, "filename", sizeof("filename") - 1, &value);
+    ZVAL_BOOL(&value, state.lock && state.lock->held_by_us());
+    zend_hash_str_update(info, "i_locked", sizeof("i_locked") - 1, &value);
+    *is_temp = 1;
+    return info;
+}
+
 LockFile *lock_of(zend_object *object) {
     LockFile *lock = from_object(object)->state.lock.get();
-    if (!lock) zend_throw_error(nullptr, "Filelock object is not initialized: its constructor was not called");
+    if (!lock)
+        zend_throw_error(nullptr,
+                         "Filelock object is not initialized: its constructor was not called");
     return lock;
 }
 
@@ -144,7 +165,7 @@ zend_string *owner_record(zend_object *object) {
         zval_ptr_dtor(&data);
         return nullptr;
     }
-    smart_str buf = {0};
+    smart_str buf = {};
     php_serialize_data_t var_hash;
     PHP_VAR_SERIALIZE_INIT(var_hash);
     php_var_serialize(&buf, &data, &var_hash);
@@ -158,7 +179,8 @@ zend_string *owner_record(zend_object *object) {
 }
 
 void track(zend_object *object) {
-    if (NATIVELOCK_G(auto_release)) nativelock::php::registry_add(&from_object(object)->state.held_entry);
+    if (NATIVELOCK_G(auto_release))
+        nativelock::php::registry_add(&from_object(object)->state.held_entry);
 }
 
 // The record for the next attempt: from an overriding bake_data(), else built natively.
@@ -175,38 +197,42 @@ bool record_for(zend_object *object, std::string &record) {
     return true;
 }
 
-bool php_interrupted() { return zend_atomic_bool_load_ex(&EG(vm_interrupt)); }
+bool php_interrupted() {
+    return zend_atomic_bool_load_ex(&EG(vm_interrupt));
+}
 
 }  // namespace
 
 ZEND_METHOD(Filelock, __construct) {
     zend_string *name;
     ZEND_PARSE_PARAMETERS_START(1, 1)
-        Z_PARAM_STR(name)
+    Z_PARAM_STR(name)
     ZEND_PARSE_PARAMETERS_END();
 
     // Like the original, the path is fixed at construction from Filelock::$lockpath.
-    zval *lockpath_zv = zend_read_static_property(filelock_ce, "lockpath", sizeof("lockpath") - 1, 0);
+    zval *lockpath_zv =
+        zend_read_static_property(filelock_ce, "lockpath", sizeof("lockpath") - 1, 0);
     zend_string *lockpath = lockpath_zv ? zval_try_get_string(lockpath_zv) : ZSTR_EMPTY_ALLOC();
     if (!lockpath) RETURN_THROWS();
     auto &state = from_object(Z_OBJ_P(ZEND_THIS))->state;
     NL_TRY
-        std::string path = nativelock::file::lock_file_path(
-            std::string_view(ZSTR_VAL(lockpath), ZSTR_LEN(lockpath)),
-            std::string_view(ZSTR_VAL(name), ZSTR_LEN(name)));
-        zend_string_release(lockpath);
-        lockpath = nullptr;
-        if (state.lock && state.lock->held_by_us()) {
-            state.lock->release();
-            nativelock::php::registry_remove(&state.held_entry);
-        }
-        state.name.assign(ZSTR_VAL(name), ZSTR_LEN(name));
-        state.lock = std::make_unique<LockFile>(std::move(path));
-    } catch (...) {
-        if (lockpath) zend_string_release(lockpath);
-        nativelock::php::throw_current_exception(nullptr, nullptr);
-        RETURN_THROWS();
+    std::string path =
+        nativelock::file::lock_file_path(std::string_view(ZSTR_VAL(lockpath), ZSTR_LEN(lockpath)),
+                                         std::string_view(ZSTR_VAL(name), ZSTR_LEN(name)));
+    zend_string_release(lockpath);
+    lockpath = nullptr;
+    if (state.lock && state.lock->held_by_us()) {
+        state.lock->release();
+        nativelock::php::registry_remove(&state.held_entry);
     }
+    state.name.assign(ZSTR_VAL(name), ZSTR_LEN(name));
+    state.lock = std::make_unique<LockFile>(std::move(path));
+}
+catch (...) {
+    if (lockpath) zend_string_release(lockpath);
+    nativelock::php::throw_current_exception(nullptr, nullptr);
+    RETURN_THROWS();
+}
 }
 
 ZEND_METHOD(Filelock, is_locked) {
@@ -214,7 +240,7 @@ ZEND_METHOD(Filelock, is_locked) {
     LockFile *lock = lock_of(Z_OBJ_P(ZEND_THIS));
     if (!lock) RETURN_THROWS();
     NL_TRY
-        RETURN_BOOL(lock->is_locked());
+    RETURN_BOOL(lock->is_locked());
     NL_CATCH(nullptr, "Filelock::is_locked()")
 }
 
@@ -226,9 +252,9 @@ ZEND_METHOD(Filelock, try_lock) {
     std::string record;
     if (!record_for(object, record)) RETURN_THROWS();
     NL_TRY
-        Status status = lock->try_acquire(record);
-        if (status == Status::Acquired) track(object);
-        RETURN_LONG(static_cast<zend_long>(status));
+    Status status = lock->try_acquire(record);
+    if (status == Status::Acquired) track(object);
+    RETURN_LONG(static_cast<zend_long>(status));
     NL_CATCH(nullptr, "Filelock::try_lock()")
 }
 
@@ -236,8 +262,8 @@ ZEND_METHOD(Filelock, lock) {
     double timeout = 0;
     bool timeout_is_null = true;
     ZEND_PARSE_PARAMETERS_START(0, 1)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_DOUBLE_OR_NULL(timeout, timeout_is_null)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_DOUBLE_OR_NULL(timeout, timeout_is_null)
     ZEND_PARSE_PARAMETERS_END();
     if (!timeout_is_null && (std::isnan(timeout) || timeout < 0)) {
         zend_argument_value_error(1, "must be null or a number of seconds >= 0");
@@ -249,31 +275,30 @@ ZEND_METHOD(Filelock, lock) {
     std::string record;
     if (!record_for(object, record)) RETURN_THROWS();
     NL_TRY
-        auto deadline = (timeout_is_null || std::isinf(timeout))
-                            ? nativelock::Deadline::never()
-                            : nativelock::Deadline::after(timeout);
-        Status status = lock->acquire(record, deadline, php_interrupted);
-        if (status == Status::Acquired) track(object);
-        RETURN_LONG(static_cast<zend_long>(status));
+    auto deadline = (timeout_is_null || std::isinf(timeout)) ? nativelock::Deadline::never()
+                                                             : nativelock::Deadline::after(timeout);
+    Status status = lock->acquire(record, deadline, php_interrupted);
+    if (status == Status::Acquired) track(object);
+    RETURN_LONG(static_cast<zend_long>(status));
     NL_CATCH(nullptr, "Filelock::lock()")
 }
 
 ZEND_METHOD(Filelock, unlock) {
     zval *force = nullptr;
     ZEND_PARSE_PARAMETERS_START(0, 1)
-        Z_PARAM_OPTIONAL
-        Z_PARAM_ZVAL(force)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_ZVAL(force)
     ZEND_PARSE_PARAMETERS_END();
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     LockFile *lock = lock_of(object);
     if (!lock) RETURN_THROWS();
     nativelock::php::registry_remove(&from_object(object)->state.held_entry);
     NL_TRY
-        if (force && zend_is_true(force)) {
-            lock->force_release();
-        } else {
-            lock->release();
-        }
+    if (force && zend_is_true(force)) {
+        lock->force_release();
+    } else {
+        lock->release();
+    }
     NL_CATCH(nullptr, "Filelock::unlock()")
 }
 
@@ -282,7 +307,7 @@ ZEND_METHOD(Filelock, bake_data) {
     auto &state = from_object(Z_OBJ_P(ZEND_THIS))->state;
     nativelock::file::OwnerRecord record;
     NL_TRY
-        record = default_record(state.name);
+    record = default_record(state.name);
     NL_CATCH(nullptr, "Filelock::bake_data()")
     array_init_size(return_value, 8);
     add_assoc_long(return_value, "mypid", static_cast<zend_long>(*record.pid));
@@ -290,7 +315,8 @@ ZEND_METHOD(Filelock, bake_data) {
     add_assoc_stringl(return_value, "name", record.name.data(), record.name.size());
     add_assoc_stringl(return_value, "host", record.host.data(), record.host.size());
     add_assoc_stringl(return_value, "boot_id", record.boot_id.data(), record.boot_id.size());
-    add_assoc_stringl(return_value, "pidns", record.pid_namespace.data(), record.pid_namespace.size());
+    add_assoc_stringl(return_value, "pidns", record.pid_namespace.data(),
+                      record.pid_namespace.size());
     add_assoc_long(return_value, "start_time", static_cast<zend_long>(*record.start_ticks));
     add_assoc_stringl(return_value, "token", record.token.data(), record.token.size());
 }
@@ -303,6 +329,7 @@ void nativelock_filelock_minit(int module_number) {
     filelock_handlers.offset = XtOffsetOf(FilelockObject, std);
     filelock_handlers.free_obj = free_object;
     filelock_handlers.clone_obj = nullptr;
+    filelock_handlers.get_debug_info = debug_info;
 }
 
 void nativelock_filelock_rinit() {

@@ -22,7 +22,8 @@ namespace {
 ZEND_INI_MH(OnUpdateTimeout) {
     double value = zend_strtod(ZSTR_VAL(new_value), nullptr);
     if (!(value > 0) || value > 86400) {
-        php_error_docref(nullptr, E_WARNING, "%s must be a number of seconds in (0, 86400], \"%s\" given",
+        php_error_docref(nullptr, E_WARNING,
+                         "%s must be a number of seconds in (0, 86400], \"%s\" given",
                          ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
         return FAILURE;
     }
@@ -55,9 +56,8 @@ STD_PHP_INI_ENTRY("nativelock.mysql_connect_timeout", "2", PHP_INI_ALL, OnUpdate
                   mysql_connect_timeout, zend_nativelock_globals, nativelock_globals)
 STD_PHP_INI_ENTRY("nativelock.mysql_read_timeout", "30", PHP_INI_ALL, OnUpdateTimeout,
                   mysql_read_timeout, zend_nativelock_globals, nativelock_globals)
-STD_PHP_INI_ENTRY("nativelock.sharedlock_driver", "native", PHP_INI_ALL,
-                  OnUpdateSharedLockDriver, sharedlock_driver, zend_nativelock_globals,
-                  nativelock_globals)
+STD_PHP_INI_ENTRY("nativelock.sharedlock_driver", "native", PHP_INI_ALL, OnUpdateSharedLockDriver,
+                  sharedlock_driver, zend_nativelock_globals, nativelock_globals)
 PHP_INI_END()
 
 static PHP_GINIT_FUNCTION(nativelock) {
@@ -76,6 +76,7 @@ static PHP_MINIT_FUNCTION(nativelock) {
 }
 
 static PHP_MSHUTDOWN_FUNCTION(nativelock) {
+    (void)type;
     nativelock_redislock_mshutdown();
     nativelock_sharedlock_mshutdown();
     UNREGISTER_INI_ENTRIES();
@@ -83,6 +84,8 @@ static PHP_MSHUTDOWN_FUNCTION(nativelock) {
 }
 
 static PHP_RINIT_FUNCTION(nativelock) {
+    (void)type;
+    (void)module_number;
 #if defined(COMPILE_DL_NATIVELOCK) && defined(ZTS)
     ZEND_TSRMLS_CACHE_UPDATE();
 #endif
@@ -96,6 +99,8 @@ static PHP_RINIT_FUNCTION(nativelock) {
 // object store is freed: every lock still held by this request is released here, and only
 // then may pooled connections be handed to the next request.
 static PHP_RSHUTDOWN_FUNCTION(nativelock) {
+    (void)type;
+    (void)module_number;
     nativelock::php::registry_drain(nativelock::php::kReleaseAtShutdownFunction);
     nativelock::php::registry_drain(nativelock::php::kReleaseAtRequestShutdown);
     nativelock_redislock_rshutdown();
@@ -110,7 +115,8 @@ static PHP_MINFO_FUNCTION(nativelock) {
     php_info_print_table_start();
     php_info_print_table_header(2, "nativelock support", "enabled");
     php_info_print_table_row(2, "Version", PHP_NATIVELOCK_VERSION);
-    php_info_print_table_row(2, "Classes", "Filelock, RedisLock, ItsMieger\\MySqlSharedLocks\\SharedLock");
+    php_info_print_table_row(2, "Classes",
+                             "Filelock, RedisLock, ItsMieger\\MySqlSharedLocks\\SharedLock");
     php_info_print_table_row(2, "Filelock backend", "hard-link protocol, inotify + pidfd wake-up");
     php_info_print_table_row(2, "hiredis version", hiredis_version);
     php_info_print_table_row(2, "MySQL client library", mysql_get_client_info());
@@ -120,12 +126,8 @@ static PHP_MINFO_FUNCTION(nativelock) {
     DISPLAY_INI_ENTRIES();
 }
 
-static const zend_module_dep nativelock_deps[] = {
-    ZEND_MOD_REQUIRED("spl")
-    ZEND_MOD_OPTIONAL("pdo")
-    ZEND_MOD_OPTIONAL("redis")
-    ZEND_MOD_END
-};
+static const zend_module_dep nativelock_deps[] = {ZEND_MOD_REQUIRED("spl") ZEND_MOD_OPTIONAL("pdo")
+                                                      ZEND_MOD_OPTIONAL("redis") ZEND_MOD_END};
 
 zend_module_entry nativelock_module_entry = {
     STANDARD_MODULE_HEADER_EX,

@@ -16,18 +16,18 @@ struct RegistryEntry;
 }
 
 ZEND_BEGIN_MODULE_GLOBALS(nativelock)
-    char *lockpath;
-    bool auto_release;
-    double redis_connect_timeout;
-    double redis_read_timeout;
-    double mysql_connect_timeout;
-    double mysql_read_timeout;
-    char *sharedlock_driver;
-    // Held locks of this request, released at request end (see request_registry.h).
-    nativelock::php::RegistryEntry *held_locks;
-    // date('d-m-Y H:i:s') of the last second asked, for owner records.
-    time_t timestamp_second;
-    char timestamp_text[32];
+char *lockpath;
+bool auto_release;
+double redis_connect_timeout;
+double redis_read_timeout;
+double mysql_connect_timeout;
+double mysql_read_timeout;
+char *sharedlock_driver;
+// Held locks of this request, released at request end (see request_registry.h).
+nativelock::php::RegistryEntry *held_locks;
+// date('d-m-Y H:i:s') of the last second asked, for owner records.
+time_t timestamp_second;
+char timestamp_text[32];
 ZEND_END_MODULE_GLOBALS(nativelock)
 
 ZEND_EXTERN_MODULE_GLOBALS(nativelock)

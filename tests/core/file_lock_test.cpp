@@ -24,7 +24,7 @@ using namespace nativelock::file;
 namespace {
 
 class FileLockTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         char tmpl[] = "/tmp/nl-core-XXXXXX";
         ASSERT_NE(mkdtemp(tmpl), nullptr);

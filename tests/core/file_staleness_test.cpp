@@ -10,7 +10,7 @@ using namespace nativelock::file;
 namespace {
 
 class FakeProbe : public ProcessProbe {
-public:
+  public:
     std::map<pid_t, std::uint64_t> processes;  // pid -> start ticks
     std::int64_t boot = 1'000'000;
     bool exists(pid_t pid) const override { return processes.count(pid) > 0; }

@@ -7,7 +7,7 @@
 namespace nativelock {
 
 class Deadline {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
 
     static Deadline never() { return Deadline(std::nullopt); }
@@ -33,7 +33,7 @@ public:
         return left > 0 ? left : 0;
     }
 
-private:
+  private:
     explicit Deadline(std::optional<Clock::time_point> at) : at_(at) {}
     std::optional<Clock::time_point> at_;
 };

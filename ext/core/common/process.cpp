@@ -111,6 +111,8 @@ const Identity &self() {
     return cached_identity;
 }
 
-pid_t current_pid() { return getpid(); }
+pid_t current_pid() {
+    return getpid();
+}
 
 }  // namespace nativelock::process

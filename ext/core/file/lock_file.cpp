@@ -70,14 +70,14 @@ ssize_t write_all(int fd, const std::string &data) {
 // The temp file's name lives only for the duration of one attempt; its descriptor is taken
 // over by the lock on success.
 class TempFile {
-public:
+  public:
     TempFile(std::string path, UniqueFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
     ~TempFile() { ::unlink(path_.c_str()); }
     const std::string &path() const { return path_; }
     int fd() const { return fd_.get(); }
     UniqueFd &descriptor() { return fd_; }
 
-private:
+  private:
     std::string path_;
     UniqueFd fd_;
 };
@@ -108,12 +108,17 @@ LockFile::LockFile(std::string path) : path_(std::move(path)) {}
 bool LockFile::on_local_filesystem() const {
     if (local_fs_ < 0) {
         struct statfs fs;
-        local_fs_ = (::statfs(directory_of(path_).c_str(), &fs) == 0 && !is_shared_filesystem(fs.f_type)) ? 1 : 0;
+        local_fs_ =
+            (::statfs(directory_of(path_).c_str(), &fs) == 0 && !is_shared_filesystem(fs.f_type))
+                ? 1
+                : 0;
     }
     return local_fs_ == 1;
 }
 
-bool LockFile::held_by_us() const { return held_ && owner_pid_ == process::current_pid(); }
+bool LockFile::held_by_us() const {
+    return held_ && owner_pid_ == process::current_pid();
+}
 
 Status LockFile::try_acquire(const std::string &record, Contention *contention) {
     Contention scratch;
@@ -124,8 +129,8 @@ Status LockFile::try_acquire(const std::string &record, Contention *contention) 
     std::string temp_path;
     for (int i = 0; i < kTempNameAttempts && !fd; ++i) {
         temp_path = temp_file_path(path_, pid, random::mt_rand_like());
-        fd.reset(::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                        0666));
+        fd.reset(
+            ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
         // EEXIST also covers a symlink planted at that name: O_EXCL never follows it.
         if (!fd && errno != EEXIST) break;
     }
@@ -143,8 +148,8 @@ Status LockFile::try_acquire(const std::string &record, Contention *contention) 
     return status;
 }
 
-bool LockFile::attempt_link(const std::string &temp_path, UniqueFd &temp_fd,
-                            Contention *contention, Status *status) {
+bool LockFile::attempt_link(const std::string &temp_path, UniqueFd &temp_fd, Contention *contention,
+                            Status *status) {
     struct stat temp_st;
     if (::fstat(temp_fd.get(), &temp_st) != 0) {
         contention->error = errno;

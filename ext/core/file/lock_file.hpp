@@ -29,7 +29,7 @@ struct Contention {
 };
 
 class LockFile {
-public:
+  public:
     explicit LockFile(std::string path);
     LockFile(const LockFile &) = delete;
     LockFile &operator=(const LockFile &) = delete;
@@ -61,7 +61,7 @@ public:
     // Whether the directory holding the lock file is on a local filesystem.
     bool on_local_filesystem() const;
 
-private:
+  private:
     bool attempt_link(const std::string &temp_path, UniqueFd &temp_fd, Contention *contention,
                       Status *status);
     // Inspects the current holder; removes it if provably dead. Returns true if removed (the

@@ -10,8 +10,8 @@ namespace nativelock::file {
 
 // Longest mapped name accepted: the temp file "<name>.lock.pid.<pid>.mtrand.<rand>" must still
 // fit in NAME_MAX (255) with a 10-digit pid and a 10-digit random number.
-constexpr std::size_t kMaxMappedNameLength = 255 - (sizeof(".lock.pid.") - 1) - 10 -
-                                             (sizeof(".mtrand.") - 1) - 10;
+constexpr std::size_t kMaxMappedNameLength =
+    255 - (sizeof(".lock.pid.") - 1) - 10 - (sizeof(".mtrand.") - 1) - 10;
 
 // Every byte outside [A-Za-z0-9_] becomes '_' (PCRE's \W in the C locale, byte-wise, so a
 // two-byte UTF-8 character becomes "__").

@@ -23,7 +23,7 @@ void put_int(std::string &out, std::string_view key, long long value) {
 // A strict reader for the subset of serialize() that arrays of scalars, arrays and objects
 // produce. Positions are checked against the end before every read.
 class Reader {
-public:
+  public:
     explicit Reader(std::string_view text) : text_(text) {}
 
     bool at_end() const { return pos_ == text_.size(); }
@@ -103,7 +103,7 @@ public:
         return expect('}');
     }
 
-private:
+  private:
     std::string_view text_;
     std::size_t pos_ = 0;
 };

@@ -10,12 +10,12 @@
 namespace nativelock::file {
 
 struct OwnerRecord {
-    std::optional<std::int64_t> pid;  // "mypid"
-    std::string timestamp;             // "timestamp", d-m-Y H:i:s as date() formats it
-    std::string name;                  // "name", the unmapped lock name
-    std::string host;                  // "host"
-    std::string boot_id;               // "boot_id"
-    std::string pid_namespace;         // "pidns", e.g. "pid:[4026531836]"
+    std::optional<std::int64_t> pid;           // "mypid"
+    std::string timestamp;                     // "timestamp", d-m-Y H:i:s as date() formats it
+    std::string name;                          // "name", the unmapped lock name
+    std::string host;                          // "host"
+    std::string boot_id;                       // "boot_id"
+    std::string pid_namespace;                 // "pidns", e.g. "pid:[4026531836]"
     std::optional<std::uint64_t> start_ticks;  // "start_time", ticks since boot
     std::string token;                         // "token"
 

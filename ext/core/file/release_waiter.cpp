@@ -35,7 +35,7 @@ int pidfd_open(pid_t pid) {
 // Watches stay too (adding one for a watched directory is idempotent); events that arrive
 // while nobody waits are drained before the next attempt.
 class InotifyHub {
-public:
+  public:
     int fd() {
         renew_after_fork();
         if (!fd_ && !failed_) {
@@ -54,9 +54,9 @@ public:
             ::inotify_rm_watch(inotify, watches_.begin()->second);
             watches_.erase(watches_.begin());
         }
-        int wd = ::inotify_add_watch(inotify, dir.c_str(),
-                                     IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF |
-                                         IN_ONLYDIR);
+        int wd = ::inotify_add_watch(
+            inotify, dir.c_str(),
+            IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
         if (wd >= 0) watches_[dir] = wd;
         return wd;
     }
@@ -71,7 +71,7 @@ public:
         }
     }
 
-private:
+  private:
     static constexpr std::size_t kMaxWatches = 64;
 
     // A forked child shares the parent's instance (and its event queue): it opens its own.

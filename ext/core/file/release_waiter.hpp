@@ -12,7 +12,7 @@
 namespace nativelock::file {
 
 class ReleaseWaiter {
-public:
+  public:
     // Watching starts here, before the caller's next attempt, so a release between a failed
     // attempt and the wait is not missed.
     ReleaseWaiter(const std::string &lock_path, bool local_filesystem);
@@ -25,7 +25,7 @@ public:
 
     bool has_inotify() const { return inotify_fd_ >= 0; }
 
-private:
+  private:
     bool drain_inotify();
 
     std::string basename_;

@@ -4,7 +4,7 @@ namespace nativelock::file {
 namespace {
 
 class SystemProbe final : public ProcessProbe {
-public:
+  public:
     bool exists(pid_t pid) const override { return process::exists(pid); }
     std::optional<std::uint64_t> start_ticks(pid_t pid) const override {
         return process::start_ticks(pid);

@@ -17,7 +17,7 @@ enum class Verdict { Alive, Dead, Unknown };
 
 // The process facts a judgement needs; tests substitute a fake.
 class ProcessProbe {
-public:
+  public:
     virtual ~ProcessProbe() = default;
     virtual bool exists(pid_t pid) const = 0;
     virtual std::optional<std::uint64_t> start_ticks(pid_t pid) const = 0;

@@ -14,7 +14,9 @@ int main(int argc, char **argv) {
     char lock[4096], temp[4096];
     snprintf(lock, sizeof lock, "%s/floor.lock", argv[1]);
     long n = atol(argv[2]);
-    const char record[] = "a:3:{s:5:\"mypid\";i:12345;s:9:\"timestamp\";s:19:\"21-11-2026 05:00:00\";s:4:\"name\";s:5:\"floor\";}";
+    const char record[] =
+        "a:3:{s:5:\"mypid\";i:12345;s:9:\"timestamp\";s:19:\"21-11-2026 "
+        "05:00:00\";s:4:\"name\";s:5:\"floor\";}";
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (long i = 0; i < n; i++) {
