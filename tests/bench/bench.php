@@ -110,6 +110,9 @@ if ($want('cycle')) {
         // Interleaved: every backend once per round, so drift hits all alike.
         foreach ($rows as $id => &$row) {
             $n = $cycles[$row['group']];
+            if ($id === 'sf-pdo') {
+                $n = min($n, $pick(['smoke' => 20, 'quick' => 100, 'full' => 300]));   // ms per cycle (InnoDB commits)
+            }
             if ($row['c']) {
                 $argv = $floors[$id][2]($n);
                 $v = trim((string) shell_exec(implode(' ', array_map('escapeshellarg', $argv)) . ' 2>&1'));
@@ -186,7 +189,7 @@ if ($want('handoff')) {
 
 // ------------------------------------------------------------------ 3. contention
 if ($want('contention')) {
-    $seconds = $pick(['smoke' => 0.3, 'quick' => 1.0, 'full' => 3.0]);
+    $seconds = $pick(['smoke' => 0.3, 'quick' => 1.0, 'full' => 2.0]);
     $levels = $level === 'smoke' ? [2] : [2, 4, 8];
     $rows = [];
     foreach ($available as $id => $b) {
@@ -236,7 +239,7 @@ if ($want('contention')) {
 
 // ------------------------------------------------------------------ 4. php-fpm per request
 if ($want('fpm')) {
-    $seconds = $pick(['smoke' => 0.3, 'quick' => 1.0, 'full' => 3.0]);
+    $seconds = $pick(['smoke' => 0.3, 'quick' => 1.0, 'full' => 2.0]);
     $repeats = $pick(['smoke' => 1, 'quick' => 1, 'full' => 3]);
     $workers = 4;
     $clients = 4;

@@ -20,7 +20,8 @@ every scenario for every backend in one interleaved run, stops the servers and r
 section, `tests/bench/results/results.md` and `tests/bench/results/chart.svg`:
 
 ```sh
-tests/bench/run.sh            # full run, ~6 minutes
+tests/bench/run.sh            # full run, ~10 minutes
+tests/bench/profile.sh        # where one cycle's time goes: syscalls, server work, perf
 tests/bench/run.sh --quick    # shorter counts, output in /tmp/nativelock-bench-quick/
 tests/bench/run.sh --smoke    # a few seconds, file backends only: checks the harness works
 ```
@@ -38,6 +39,10 @@ The figures below are the ones the script produced on the date stated.
 
 
 MD;
+$notes = dirname($results) . '/notes.md';   // hand-written reading of the figures, kept across runs
+if (is_file($notes)) {
+    $body .= trim(file_get_contents($notes)) . "\n\n";
+}
 $body .= trim(preg_replace('/^### /m', '### ', file_get_contents($results))) . "\n";
 $text = substr($text, 0, $a + strlen($open)) . "\n" . $body . substr($text, $b);
 file_put_contents($readme, $text);
