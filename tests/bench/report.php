@@ -51,7 +51,7 @@ if (isset($S['cycle'])) {
                 $md[] = sprintf('| %s | %s | | **not available**: %s | | %s |', $g, $B[$id]['label'], $B[$id]['unavailable'],
                     isset($targetOf[$id]) ? '≤ ' . $targetOf[$id] . '× — not measured' : '');
                 if (isset($targetOf[$id])) {
-                    $targets[] = ["$id cycle ≤ {$targetOf[$id]}× floor", 'not available', null];
+                    $targets[] = ["{$B[$id]['label']} cycle ≤ {$targetOf[$id]}× C floor", 'not available', null];
                 }
                 continue;
             }
