@@ -93,6 +93,7 @@ php=(php -d extension="$module")
     echo
     syscalls "C floor (files)" "$work/floors/file_floor" "$work/locks" "$n"
     syscalls "Filelock" "${php[@]}" $(php_cycles filelock)
+    perf_top "C floor (files)" "$work/floors/file_floor" "$work/locks" "$n"
     perf_top "Filelock" "${php[@]}" $(php_cycles filelock)
     if "${php[@]}" -r 'exit(class_exists("RedisLock") ? 0 : 1);'; then
         syscalls "C floor (hiredis SET NX + DEL)" "$work/floors/redis_floor" 127.0.0.1 "$NATIVELOCK_REDIS_PORT" "$n"
