@@ -38,12 +38,9 @@ echo "== starting test servers"
 # Servers already running (another run, a developer's shell) are used and left running.
 started=()
 for server in redis mariadb; do
-    if [ -f "$NATIVELOCK_TEST_RUNDIR/$server/started-by" ] && kill -0 "$(cat "$NATIVELOCK_TEST_RUNDIR/$server/started-by")" 2>/dev/null; then
-        continue
-    fi
+    tests/servers/$server.sh up && continue
     if tests/servers/$server.sh start; then
         started+=("$server")
-        echo $$ >"$NATIVELOCK_TEST_RUNDIR/$server/started-by"
     else
         echo "$server did not start"
     fi
@@ -51,7 +48,6 @@ done
 cleanup() {
     for server in "${started[@]}"; do
         tests/servers/$server.sh stop >/dev/null 2>&1 || true
-        rm -f "$NATIVELOCK_TEST_RUNDIR/$server/started-by"
     done
 }
 trap cleanup EXIT

@@ -58,6 +58,7 @@ case "${1:-start}" in
     start) start ;;
     stop) stop ;;
     restart) stop; start ;;
+    up) is_up ;;
     kill) [ -f "$pidfile" ] && kill -9 "$(cat "$pidfile")" 2>/dev/null; sleep 0.2 ;;
-    *) echo "usage: $0 start|stop|restart|kill" >&2; exit 2 ;;
+    *) echo "usage: $0 start|stop|restart|kill|up" >&2; exit 2 ;;
 esac

@@ -1,0 +1,222 @@
+#include "redis/connection.hpp"
+
+#include <hiredis/hiredis.h>
+#include <poll.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include "common/error.hpp"
+
+namespace nativelock::redis {
+namespace {
+
+timeval to_timeval(double seconds) {
+    if (!(seconds > 0)) seconds = 0.001;
+    timeval tv;
+    tv.tv_sec = static_cast<time_t>(seconds);
+    tv.tv_usec = static_cast<suseconds_t>((seconds - std::floor(seconds)) * 1e6);
+    if (tv.tv_sec == 0 && tv.tv_usec == 0) tv.tv_usec = 1000;
+    return tv;
+}
+
+std::string context_error(const redisContext *ctx) {
+    if (!ctx) return "cannot allocate a hiredis context";
+    std::string text = ctx->errstr;
+    if (ctx->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+        text.find("emporarily") != std::string::npos) {
+        return "read timed out";
+    }
+    if (text.empty()) text = "connection error";
+    return text;
+}
+
+}  // namespace
+
+void ReplyDeleter::operator()(redisReply *reply) const noexcept {
+    freeReplyObject(reply);
+}
+
+bool reply_is_error(const redisReply *r) {
+    return r && r->type == REDIS_REPLY_ERROR;
+}
+bool reply_is_nil(const redisReply *r) {
+    return r && r->type == REDIS_REPLY_NIL;
+}
+bool reply_is_status(const redisReply *r, std::string_view text) {
+    return r && r->type == REDIS_REPLY_STATUS && std::string_view(r->str, r->len) == text;
+}
+bool reply_is_integer(const redisReply *r) {
+    return r && r->type == REDIS_REPLY_INTEGER;
+}
+long long reply_integer(const redisReply *r) {
+    return r ? r->integer : 0;
+}
+std::string_view reply_string(const redisReply *r) {
+    if (!r || !r->str) return {};
+    return std::string_view(r->str, r->len);
+}
+std::size_t reply_elements(const redisReply *r) {
+    return r && r->type == REDIS_REPLY_ARRAY ? r->elements : 0;
+}
+const redisReply *reply_element(const redisReply *r, std::size_t i) {
+    return i < reply_elements(r) ? r->element[i] : nullptr;
+}
+
+Connection::Connection(const ConnectionParams &params) : params_(params), pid_(getpid()) {
+    timeval connect_tv = to_timeval(params.connect_timeout);
+    ctx_ = params.unix_path.empty()
+               ? redisConnectWithTimeout(params.host.c_str(), params.port, connect_tv)
+               : redisConnectUnixWithTimeout(params.unix_path.c_str(), connect_tv);
+    if (!ctx_ || ctx_->err) {
+        std::string why = context_error(ctx_);
+        if (why.find("emporarily") != std::string::npos ||
+            why.find("timed out") != std::string::npos) {
+            why = "connect timed out after " + std::to_string(params.connect_timeout) + " s";
+        }
+        if (ctx_) redisFree(ctx_);
+        ctx_ = nullptr;
+        throw ConnectionError("cannot connect to Redis at " + params.describe() + ": " + why);
+    }
+    set_read_timeout(params.read_timeout);
+    if (params.has_password || !params.username.empty()) {
+        Reply r = params.username.empty() ? command({"AUTH", params.password})
+                                          : command({"AUTH", params.username, params.password});
+        if (reply_is_error(r.get())) {
+            std::string why(reply_string(r.get()));
+            redisFree(ctx_);
+            ctx_ = nullptr;
+            throw ConnectionError("Redis at " + params.describe() + " refused AUTH: " + why);
+        }
+    }
+    // Names the session in CLIENT LIST (nativelock-<pid>); servers that refuse it are fine.
+    {
+        std::string name = "nativelock-" + std::to_string(pid_);
+        Reply r = command({"CLIENT", "SETNAME", name});
+        (void)r;
+    }
+    if (params.database != 0) {
+        std::string db = std::to_string(params.database);
+        Reply r = command({"SELECT", db});
+        if (reply_is_error(r.get())) {
+            std::string why(reply_string(r.get()));
+            redisFree(ctx_);
+            ctx_ = nullptr;
+            throw ConnectionError("Redis at " + params.describe() + " refused SELECT " + db + ": " +
+                                  why);
+        }
+    }
+}
+
+Connection::~Connection() {
+    // redisFree() only closes the descriptor and frees buffers: nothing is written, so a
+    // child dropping its parent's connection leaves the parent's session untouched.
+    if (ctx_) redisFree(ctx_);
+}
+
+int Connection::fd() const {
+    return ctx_ ? ctx_->fd : -1;
+}
+
+void Connection::set_read_timeout(double seconds) {
+    if (!ctx_ || seconds == read_timeout_) return;
+    if (redisSetTimeout(ctx_, to_timeval(seconds)) != REDIS_OK) fail("cannot set the read timeout");
+    read_timeout_ = seconds;
+}
+
+void Connection::fail(const std::string &what) {
+    broken_ = true;
+    throw ConnectionError("Redis at " + params_.describe() + ": " + what);
+}
+
+void Connection::append(const std::vector<std::string_view> &args) {
+    if (broken_ || !ctx_) fail("connection is broken");
+    constexpr std::size_t kInline = 8;
+    const char *argv_inline[kInline];
+    std::size_t len_inline[kInline];
+    std::vector<const char *> argv_heap;
+    std::vector<std::size_t> len_heap;
+    const char **argv = argv_inline;
+    std::size_t *lens = len_inline;
+    if (args.size() > kInline) {
+        argv_heap.resize(args.size());
+        len_heap.resize(args.size());
+        argv = argv_heap.data();
+        lens = len_heap.data();
+    }
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        argv[i] = args[i].data();
+        lens[i] = args[i].size();
+    }
+    if (redisAppendCommandArgv(ctx_, static_cast<int>(args.size()), argv, lens) != REDIS_OK) {
+        fail(context_error(ctx_));
+    }
+}
+
+Reply Connection::read_reply() {
+    void *raw = nullptr;
+    if (redisGetReply(ctx_, &raw) != REDIS_OK || !raw) {
+        std::string why = context_error(ctx_);
+        if (ctx_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            why = "no reply within the read timeout (" + std::to_string(read_timeout_) + " s)";
+        }
+        fail(why);
+    }
+    return Reply(static_cast<redisReply *>(raw));
+}
+
+Reply Connection::command(const std::vector<std::string_view> &args) {
+    append(args);
+    return read_reply();
+}
+
+std::vector<Reply> Connection::pipeline(
+    const std::vector<std::vector<std::string_view>> &commands) {
+    for (const auto &args : commands) append(args);
+    std::vector<Reply> replies;
+    replies.reserve(commands.size());
+    for (std::size_t i = 0; i < commands.size(); ++i) replies.push_back(read_reply());
+    return replies;
+}
+
+void Connection::send(const std::vector<std::string_view> &args) {
+    append(args);
+    int done = 0;
+    while (!done) {
+        if (redisBufferWrite(ctx_, &done) != REDIS_OK) fail(context_error(ctx_));
+    }
+}
+
+Reply Connection::buffered_reply() {
+    if (!ctx_) return Reply();
+    void *raw = nullptr;
+    if (redisGetReplyFromReader(ctx_, &raw) != REDIS_OK) fail(context_error(ctx_));
+    return Reply(static_cast<redisReply *>(raw));
+}
+
+bool Connection::read_some(int timeout_ms) {
+    if (broken_ || !ctx_) fail("connection is broken");
+    pollfd pfd{ctx_->fd, POLLIN, 0};
+    int rc;
+    do {
+        rc = ::poll(&pfd, 1, timeout_ms);
+    } while (rc < 0 && errno == EINTR);
+    if (rc < 0) fail(std::string("poll: ") + std::strerror(errno));
+    if (rc == 0) return false;
+    if (redisBufferRead(ctx_) != REDIS_OK) fail(context_error(ctx_));
+    return true;
+}
+
+bool Connection::reusable() const {
+    if (broken_ || !ctx_ || ctx_->err || pid_ != getpid()) return false;
+    // A healthy idle connection has nothing to read; EOF, a reset or stray bytes all show up
+    // as readable. One poll() system call, no round trip.
+    pollfd pfd{ctx_->fd, POLLIN, 0};
+    int rc = ::poll(&pfd, 1, 0);
+    return rc == 0;
+}
+
+}  // namespace nativelock::redis

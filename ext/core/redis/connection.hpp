@@ -1,0 +1,86 @@
+// One hiredis connection (blocking context) to a Redis server, owned by the process that
+// opened it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "redis/params.hpp"
+
+struct redisContext;
+struct redisReply;
+
+namespace nativelock::redis {
+
+struct ReplyDeleter {
+    void operator()(redisReply *reply) const noexcept;
+};
+using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
+
+// Reply inspection without including hiredis.h.
+bool reply_is_error(const redisReply *r);
+bool reply_is_nil(const redisReply *r);
+bool reply_is_status(const redisReply *r, std::string_view text);
+bool reply_is_integer(const redisReply *r);
+long long reply_integer(const redisReply *r);
+std::string_view reply_string(const redisReply *r);  // status, error, string
+std::size_t reply_elements(const redisReply *r);
+const redisReply *reply_element(const redisReply *r, std::size_t i);
+
+class Connection {
+  public:
+    // Connects (connect timeout), sets the read timeout, AUTHs and SELECTs. Throws
+    // ConnectionError naming params.describe() and the cause.
+    explicit Connection(const ConnectionParams &params);
+    Connection(const Connection &) = delete;
+    Connection &operator=(const Connection &) = delete;
+    // Closes the socket without sending anything (no QUIT): safe in a forked child, where the
+    // socket is shared with the parent.
+    ~Connection();
+
+    const ConnectionParams &params() const { return params_; }
+    pid_t owner_pid() const { return pid_; }
+    int fd() const;
+
+    // Sends one command and waits for its reply (read timeout). Server error replies are
+    // returned as replies; I/O failures throw ConnectionError and break the connection.
+    Reply command(const std::vector<std::string_view> &args);
+    // Sends several commands in one write and reads all replies.
+    std::vector<Reply> pipeline(const std::vector<std::vector<std::string_view>> &commands);
+
+    // Queues a command without waiting (for subscriptions).
+    void send(const std::vector<std::string_view> &args);
+    // A reply already buffered, or nothing; never blocks.
+    Reply buffered_reply();
+    // Waits up to timeout_ms for the socket to become readable and reads what is there.
+    // Returns false on timeout. Throws ConnectionError on EOF or I/O error.
+    bool read_some(int timeout_ms);
+
+    // Whether the connection can be reused: opened by this process, no error seen, and the
+    // socket shows no pending data or EOF (a server restart or idle timeout closed it).
+    bool reusable() const;
+    bool broken() const { return broken_; }
+    void mark_broken() { broken_ = true; }
+
+    // Seconds each phase may take, taken from the params; may be changed before each use.
+    void set_read_timeout(double seconds);
+
+    [[noreturn]] void fail(const std::string &what);
+
+  private:
+    void append(const std::vector<std::string_view> &args);
+    Reply read_reply();
+
+    ConnectionParams params_;
+    redisContext *ctx_ = nullptr;
+    pid_t pid_ = 0;
+    bool broken_ = false;
+    double read_timeout_ = 0;
+};
+
+}  // namespace nativelock::redis

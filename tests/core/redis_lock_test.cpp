@@ -1,0 +1,255 @@
+// The RedisLock protocol against a real redis-server (tests/servers/redis.sh) on
+// NATIVELOCK_REDIS_HOST/PORT. Without a server the tests skip, except in CI where they fail.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "common/error.hpp"
+#include "common/random.hpp"
+#include "redis/connection.hpp"
+#include "redis/lock.hpp"
+#include "redis/pool.hpp"
+
+using namespace nativelock;
+using namespace nativelock::redis;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+ConnectionParams server() {
+    ConnectionParams p;
+    const char *host = std::getenv("NATIVELOCK_REDIS_HOST");
+    const char *port = std::getenv("NATIVELOCK_REDIS_PORT");
+    p.host = host && *host ? host : "127.0.0.1";
+    p.port = port && *port ? std::atoi(port) : 16379;
+    p.connect_timeout = 2;
+    p.read_timeout = 5;
+    return p;
+}
+
+bool in_ci() {
+    const char *ci = std::getenv("CI");
+    return ci && std::string(ci) == "true";
+}
+
+class RedisLockTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        try {
+            conn_ = std::make_unique<Connection>(server());
+        } catch (const ConnectionError &e) {
+            if (in_ci()) FAIL() << "no redis-server in CI: " << e.what();
+            GTEST_SKIP() << e.what();
+        }
+        key_ = "redislock:core-test-" + random::hex_token(8);
+    }
+    void TearDown() override {
+        if (conn_) conn_->command({"DEL", key_});
+    }
+    std::unique_ptr<Connection> conn_;
+    std::string key_;
+};
+
+}  // namespace
+
+TEST_F(RedisLockTest, ScriptDigestsMatchTheServer) {
+    for (const Script *s : {&kReleaseScript, &kRefreshScript, &kLifetimeScript}) {
+        Reply r = conn_->command({"SCRIPT", "LOAD", s->source});
+        ASSERT_FALSE(reply_is_error(r.get())) << reply_string(r.get());
+        EXPECT_EQ(reply_string(r.get()), s->sha1);
+    }
+}
+
+TEST_F(RedisLockTest, AcquireWritesTheOriginalsKeyValueAndTtl) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "v1", 20));
+    Reply get = conn_->command({"GET", key_});
+    EXPECT_EQ(reply_string(get.get()), "v1");
+    Reply ttl = conn_->command({"TTL", key_});
+    EXPECT_GE(reply_integer(ttl.get()), 19);
+    EXPECT_LE(reply_integer(ttl.get()), 20);
+    EXPECT_FALSE(try_acquire(*conn_, key_, "v2", 20));
+}
+
+TEST_F(RedisLockTest, ReleaseOnlyOwnValueAndPublishes) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "mine", 20));
+    EXPECT_FALSE(release(*conn_, key_, "theirs"));
+    EXPECT_TRUE(is_held(*conn_, key_, "mine"));
+
+    Connection sub(server());
+    sub.send({"SUBSCRIBE", release_channel(key_)});
+    Reply ack;
+    while (!(ack = sub.buffered_reply())) ASSERT_TRUE(sub.read_some(2000));
+
+    EXPECT_TRUE(release(*conn_, key_, "mine"));
+    EXPECT_FALSE(is_held(*conn_, key_, "mine"));
+    Reply msg;
+    while (!(msg = sub.buffered_reply())) ASSERT_TRUE(sub.read_some(2000));
+    ASSERT_EQ(reply_elements(msg.get()), 3u);
+    EXPECT_EQ(reply_string(reply_element(msg.get(), 0)), "message");
+    EXPECT_EQ(reply_string(reply_element(msg.get(), 1)), release_channel(key_));
+}
+
+TEST_F(RedisLockTest, ScriptsAreLoadedAfterScriptFlush) {
+    conn_->command({"SCRIPT", "FLUSH"});
+    ASSERT_TRUE(try_acquire(*conn_, key_, "v", 20));
+    EXPECT_TRUE(refresh(*conn_, key_, "v", 50000));
+    EXPECT_TRUE(release(*conn_, key_, "v"));
+}
+
+TEST_F(RedisLockTest, RefreshAndRemaining) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "v", 5));
+    auto left = remaining_ms(*conn_, key_, "v");
+    ASSERT_TRUE(left.has_value());
+    EXPECT_GT(*left, 3000);
+    EXPECT_LE(*left, 5000);
+    EXPECT_TRUE(refresh(*conn_, key_, "v", 60000));
+    EXPECT_GT(*remaining_ms(*conn_, key_, "v"), 55000);
+    EXPECT_FALSE(refresh(*conn_, key_, "other", 60000));
+    EXPECT_FALSE(remaining_ms(*conn_, key_, "other").has_value());
+    conn_->command({"DEL", key_});
+    EXPECT_FALSE(remaining_ms(*conn_, key_, "v").has_value());
+    EXPECT_FALSE(refresh(*conn_, key_, "v", 1000));
+}
+
+TEST_F(RedisLockTest, InvalidTtlIsAServerError) {
+    EXPECT_THROW(try_acquire(*conn_, key_, "v", 0), ProtocolError);
+    EXPECT_THROW(try_acquire(*conn_, key_, "v", -5), ProtocolError);
+}
+
+TEST_F(RedisLockTest, BinaryKeysAndValues) {
+    std::string key = key_ + std::string("\0\xff\n", 3);
+    ASSERT_TRUE(try_acquire(*conn_, key, std::string("a\0b", 3), 5));
+    EXPECT_TRUE(is_held(*conn_, key, std::string("a\0b", 3)));
+    EXPECT_TRUE(release(*conn_, key, std::string("a\0b", 3)));
+}
+
+TEST_F(RedisLockTest, WaiterWakesOnRelease) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    std::thread releaser([this] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        Connection other(server());
+        release(other, key_, "holder");
+    });
+    Connection waiter(server());
+    WaitStats stats;
+    auto start = Clock::now();
+    bool got =
+        acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr, &stats);
+    double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    releaser.join();
+    EXPECT_TRUE(got);
+    EXPECT_GE(stats.notifications, 1);
+    EXPECT_LT(waited, 5.0);
+    EXPECT_TRUE(is_held(*conn_, key_, "waiter"));
+}
+
+TEST_F(RedisLockTest, WaiterNoticesAReleaseThatDoesNotPublish) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    std::thread releaser([this] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        Connection other(server());
+        other.command({"DEL", key_});  // like the original gist: no PUBLISH
+    });
+    Connection waiter(server());
+    WaitStats stats;
+    bool got =
+        acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr, &stats);
+    releaser.join();
+    EXPECT_TRUE(got);
+    EXPECT_EQ(stats.notifications, 0);
+}
+
+TEST_F(RedisLockTest, WaiterRetriesAtExpiry) {
+    conn_->command({"SET", key_, "holder", "PX", "400"});
+    Connection waiter(server());
+    auto start = Clock::now();
+    EXPECT_TRUE(
+        acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10), nullptr));
+    double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    EXPECT_GE(waited, 0.3);
+    EXPECT_LT(waited, 3.0);
+}
+
+TEST_F(RedisLockTest, WaiterGivesUpAtTheDeadline) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection waiter(server());
+    auto start = Clock::now();
+    EXPECT_FALSE(
+        acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(0.5), nullptr));
+    double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    EXPECT_GE(waited, 0.5);
+    EXPECT_LT(waited, 3.0);
+}
+
+TEST_F(RedisLockTest, InterruptEndsTheWait) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection waiter(server());
+    int calls = 0;
+    EXPECT_FALSE(acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(10),
+                                 [&] { return ++calls >= 2; }));
+    EXPECT_GE(calls, 2);
+}
+
+TEST_F(RedisLockTest, PoolReusesAndReplacesClosedConnections) {
+    Pool pool;
+    Connection &a = pool.get(server());
+    Connection &b = pool.get(server());
+    EXPECT_EQ(&a, &b);
+    EXPECT_EQ(pool.opened(), 1u);
+    // The server closes the connection (CLIENT KILL): the pool notices without a round trip.
+    Reply id = a.command({"CLIENT", "ID"});
+    std::string client_id = std::to_string(reply_integer(id.get()));
+    conn_->command({"CLIENT", "KILL", "ID", client_id});
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_FALSE(a.reusable());
+    Connection &c = pool.get(server());
+    EXPECT_EQ(pool.opened(), 2u);
+    Reply pong = c.command({"PING"});
+    EXPECT_TRUE(reply_is_status(pong.get(), "PONG"));
+}
+
+TEST_F(RedisLockTest, ForkedChildDropsInheritedConnectionSilently) {
+    Pool pool;
+    Connection &a = pool.get(server());
+    ASSERT_TRUE(reply_is_status(a.command({"PING"}).get(), "PONG"));
+    long long parent_id = reply_integer(a.command({"CLIENT", "ID"}).get());
+    pid_t pid = fork();
+    if (pid == 0) {
+        int code = 0;
+        try {
+            if (a.reusable()) code = 1;  // another pid: must not be reused
+            Connection &c = pool.get(server());
+            if (reply_integer(c.command({"CLIENT", "ID"}).get()) == parent_id) code = 2;
+        } catch (...) {
+            code = 4;
+        }
+        _exit(code);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    // The parent's connection is intact: nothing was sent or closed on it by the child.
+    EXPECT_TRUE(a.reusable());
+    EXPECT_TRUE(reply_is_status(a.command({"PING"}).get(), "PONG"));
+}
+
+TEST(RedisConnection, RefusedNamesHostAndPort) {
+    ConnectionParams p;
+    p.host = "127.0.0.1";
+    p.port = 1;
+    p.connect_timeout = 1;
+    try {
+        Connection c(p);
+        FAIL() << "connected to port 1";
+    } catch (const ConnectionError &e) {
+        EXPECT_NE(std::string(e.what()).find("127.0.0.1:1"), std::string::npos) << e.what();
+    }
+}

@@ -1,0 +1,24 @@
+--TEST--
+RedisLock: php --ri nativelock shows a RedisLock section (hiredis version, no TLS) and the INI settings
+--EXTENSIONS--
+nativelock
+--INI--
+pcre.jit=0
+--FILE--
+<?php
+ob_start();
+(new ReflectionExtension('nativelock'))->info();
+$info = ob_get_clean();
+foreach (explode("\n", $info) as $line) {
+    if (preg_match('/^(RedisLock|nativelock\.redis_)/', $line)) {
+        echo preg_replace('/\d+\.\d+\.\d+/', 'X.Y.Z', $line), "\n";
+    }
+}
+?>
+--EXPECT--
+RedisLock => enabled
+RedisLock client => hiredis X.Y.Z (no TLS)
+RedisLock protocol => SET NX EX, compare-and-delete script + PUBLISH wake-up
+RedisLock pooled connections => 0 open, 0 opened in this process
+nativelock.redis_connect_timeout => 2 => 2
+nativelock.redis_read_timeout => 5 => 5
