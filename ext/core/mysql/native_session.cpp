@@ -1,0 +1,248 @@
+#include "mysql/native_session.hpp"
+
+#include <fcntl.h>
+#include <mysql.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "common/process.hpp"
+
+namespace nativelock::mysql {
+
+namespace {
+
+bool is_connection_error(unsigned code) {
+    // Client errors (CR_*: 2000-2999), killed (1927 ER_CONNECTION_KILLED), server shutdown
+    // (1053), idle timeout (4031).
+    return (code >= 2000 && code < 3000) || code == 1927 || code == 1053 || code == 4031;
+}
+
+}  // namespace
+
+std::string ConnectParams::key() const {
+    std::string k;
+    for (const std::string *s : {&host, &user, &password, &database, &charset, &unix_socket}) {
+        k += std::to_string(s->size());
+        k += ':';
+        k += *s;
+    }
+    k += std::to_string(port);
+    return k;
+}
+
+NativeSession::NativeSession(ConnectParams params) : params_(std::move(params)) {}
+
+NativeSession::~NativeSession() {
+    disconnect();
+}
+
+double NativeSession::max_wait_seconds() const {
+    return params_.read_timeout > 2 ? params_.read_timeout - 1 : params_.read_timeout / 2;
+}
+
+unsigned long NativeSession::connection_id() const {
+    return conn_ ? mysql_thread_id(conn_) : 0;
+}
+
+void NativeSession::disconnect() noexcept {
+    if (!conn_) return;
+    if (pid_ != process::current_pid()) {
+        // Inherited across fork: the socket belongs to the parent. Point our descriptor at
+        // /dev/null so that closing sends nothing on the parent's connection.
+        int fd = static_cast<int>(mysql_get_socket(conn_));
+        int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (fd >= 0 && null_fd >= 0) ::dup2(null_fd, fd);
+        if (null_fd >= 0) ::close(null_fd);
+    }
+    for (auto &entry : statements_) mysql_stmt_close(entry.second);
+    statements_.clear();
+    mysql_close(conn_);
+    conn_ = nullptr;
+}
+
+void NativeSession::fail(unsigned code, const char *sqlstate, const char *message) {
+    std::string text = message ? message : "unknown MySQL error";
+    if (is_connection_error(code)) {
+        disconnect();
+        throw SessionLost(code, "MySQL error " + std::to_string(code) + ": " + text);
+    }
+    throw SqlError(code, sqlstate ? sqlstate : "HY000",
+                   "SQLSTATE[" + std::string(sqlstate ? sqlstate : "HY000") + "]: " + text);
+}
+
+std::uint64_t NativeSession::ensure_connected() {
+    if (conn_ && pid_ != process::current_pid()) disconnect();
+    if (conn_) {
+        // A killed or restarted server leaves the socket readable (EOF or an error packet)
+        // while we are idle: notice it without a round trip.
+        pollfd p{static_cast<int>(mysql_get_socket(conn_)), POLLIN, 0};
+        if (::poll(&p, 1, 0) != 0) disconnect();
+    }
+    if (conn_) return generation_;
+
+    MYSQL *conn = mysql_init(nullptr);
+    if (!conn) throw ConnectionError("mysql_init() failed: out of memory");
+    unsigned connect_timeout = static_cast<unsigned>(std::ceil(params_.connect_timeout));
+    unsigned read_timeout = static_cast<unsigned>(std::ceil(params_.read_timeout));
+    unsigned write_timeout = read_timeout;
+    my_bool off = 0;
+    mysql_options(conn, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
+    mysql_options(conn, MYSQL_OPT_READ_TIMEOUT, &read_timeout);
+    mysql_options(conn, MYSQL_OPT_WRITE_TIMEOUT, &write_timeout);
+    mysql_options(conn, MYSQL_OPT_RECONNECT, &off);
+    if (!params_.charset.empty())
+        mysql_options(conn, MYSQL_SET_CHARSET_NAME, params_.charset.c_str());
+    const char *host = params_.host.empty() ? nullptr : params_.host.c_str();
+    const char *socket = params_.unix_socket.empty() ? nullptr : params_.unix_socket.c_str();
+    const char *db = params_.database.empty() ? nullptr : params_.database.c_str();
+    if (!mysql_real_connect(conn, host, params_.user.c_str(), params_.password.c_str(), db,
+                            params_.port, socket, 0)) {
+        std::string what =
+            "Cannot connect to MySQL at " +
+            (socket ? params_.unix_socket
+                    : params_.host + ":" + std::to_string(params_.port ? params_.port : 3306)) +
+            ": " + mysql_error(conn) + " (" + std::to_string(mysql_errno(conn)) + ")";
+        unsigned code = mysql_errno(conn);
+        mysql_close(conn);
+        throw SessionLost(code, what);
+    }
+    ++round_trips_;
+    // The socket must not leak into exec()ed children.
+    int fd = static_cast<int>(mysql_get_socket(conn));
+    if (fd >= 0) ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
+    conn_ = conn;
+    pid_ = process::current_pid();
+    ++generation_;
+    return generation_;
+}
+
+MYSQL_STMT *NativeSession::statement(const std::string &sql) {
+    auto found = statements_.find(sql);
+    if (found != statements_.end()) return found->second;
+    MYSQL_STMT *stmt = mysql_stmt_init(conn_);
+    if (!stmt) throw ConnectionError("mysql_stmt_init() failed");
+    ++round_trips_;
+    if (mysql_stmt_prepare(stmt, sql.data(), sql.size()) != 0) {
+        unsigned code = mysql_stmt_errno(stmt);
+        std::string sqlstate = mysql_stmt_sqlstate(stmt), message = mysql_stmt_error(stmt);
+        mysql_stmt_close(stmt);
+        fail(code, sqlstate.c_str(), message.c_str());
+    }
+    statements_.emplace(sql, stmt);
+    return stmt;
+}
+
+Result NativeSession::execute(const std::string &sql, const std::vector<Param> &params,
+                              bool prepared, bool want_rows) {
+    ensure_connected();
+    Result result;
+    if (!prepared) {
+        ++round_trips_;
+        if (mysql_real_query(conn_, sql.data(), sql.size()) != 0)
+            fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
+        MYSQL_RES *res = mysql_store_result(conn_);
+        if (!res) {
+            if (mysql_field_count(conn_) != 0)
+                fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
+            result.affected = mysql_affected_rows(conn_);
+            return result;
+        }
+        unsigned n = mysql_num_fields(res);
+        MYSQL_FIELD *fields = mysql_fetch_fields(res);
+        for (unsigned i = 0; i < n; ++i) result.columns.emplace_back(fields[i].name);
+        while (MYSQL_ROW row = mysql_fetch_row(res)) {
+            unsigned long *lengths = mysql_fetch_lengths(res);
+            Row r;
+            for (unsigned i = 0; i < n; ++i)
+                r.push_back(row[i] ? std::optional<std::string>(std::string(row[i], lengths[i]))
+                                   : std::nullopt);
+            result.rows.push_back(std::move(r));
+        }
+        mysql_free_result(res);
+        if (!result.rows.empty()) {
+            result.has_row = true;
+            if (!result.rows[0].empty()) result.value = result.rows[0][0];
+        }
+        return result;
+    }
+
+    MYSQL_STMT *stmt = statement(sql);
+    std::vector<MYSQL_BIND> binds(params.size());
+    std::vector<unsigned long> lengths(params.size());
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        MYSQL_BIND &b = binds[i];
+        std::memset(&b, 0, sizeof b);
+        const Param &p = params[i];
+        switch (p.kind) {
+            case Param::Kind::String:
+                b.buffer_type = MYSQL_TYPE_STRING;
+                b.buffer = const_cast<char *>(p.s.data());
+                lengths[i] = p.s.size();
+                b.length = &lengths[i];
+                b.buffer_length = p.s.size();
+                break;
+            case Param::Kind::Int:
+                b.buffer_type = MYSQL_TYPE_LONGLONG;
+                b.buffer = const_cast<long long *>(&p.i);
+                break;
+            case Param::Kind::Double:
+                b.buffer_type = MYSQL_TYPE_DOUBLE;
+                b.buffer = const_cast<double *>(&p.d);
+                break;
+        }
+    }
+    if (!binds.empty() && mysql_stmt_bind_param(stmt, binds.data()) != 0)
+        fail(mysql_stmt_errno(stmt), mysql_stmt_sqlstate(stmt), mysql_stmt_error(stmt));
+    ++round_trips_;
+    if (mysql_stmt_execute(stmt) != 0)
+        fail(mysql_stmt_errno(stmt), mysql_stmt_sqlstate(stmt), mysql_stmt_error(stmt));
+    unsigned n = mysql_stmt_field_count(stmt);
+    if (n == 0) {
+        result.affected = mysql_stmt_affected_rows(stmt);
+        result.insert_id = mysql_stmt_insert_id(stmt);
+        return result;
+    }
+    constexpr std::size_t kCell = 256;
+    std::vector<char> buffers(n * kCell);
+    std::vector<unsigned long> out_len(n);
+    std::vector<my_bool> is_null(n), error(n);
+    std::vector<MYSQL_BIND> out(n);
+    for (unsigned i = 0; i < n; ++i) {
+        std::memset(&out[i], 0, sizeof out[i]);
+        out[i].buffer_type = MYSQL_TYPE_STRING;
+        out[i].buffer = &buffers[i * kCell];
+        out[i].buffer_length = kCell;
+        out[i].length = &out_len[i];
+        out[i].is_null = &is_null[i];
+        out[i].error = &error[i];
+    }
+    if (mysql_stmt_bind_result(stmt, out.data()) != 0)
+        fail(mysql_stmt_errno(stmt), mysql_stmt_sqlstate(stmt), mysql_stmt_error(stmt));
+    for (;;) {
+        int rc = mysql_stmt_fetch(stmt);
+        if (rc == MYSQL_NO_DATA) break;
+        if (rc == 1)
+            fail(mysql_stmt_errno(stmt), mysql_stmt_sqlstate(stmt), mysql_stmt_error(stmt));
+        Row r;
+        for (unsigned i = 0; i < n; ++i) {
+            if (is_null[i])
+                r.push_back(std::nullopt);
+            else
+                r.push_back(
+                    std::string(&buffers[i * kCell], std::min<unsigned long>(out_len[i], kCell)));
+        }
+        result.rows.push_back(std::move(r));
+    }
+    mysql_stmt_free_result(stmt);
+    if (!result.rows.empty()) {
+        result.has_row = true;
+        result.value = result.rows[0][0];
+    }
+    if (!want_rows && result.rows.size() > 1) result.rows.resize(1);
+    return result;
+}
+
+}  // namespace nativelock::mysql

@@ -1,0 +1,71 @@
+// A MariaDB Connector/C session owned by the extension: prepared statements cached per SQL
+// text, no auto-reconnect (a lost session must be noticed: its locks are gone), fork-aware.
+#pragma once
+
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "mysql/session.hpp"
+
+typedef struct st_mysql MYSQL;
+typedef struct st_mysql_stmt MYSQL_STMT;
+
+namespace nativelock::mysql {
+
+struct ConnectParams {
+    std::string host;
+    std::string user;
+    std::string password;
+    std::string database;
+    std::string charset = "utf8mb4";
+    unsigned port = 0;
+    std::string unix_socket;
+    double connect_timeout = 2;
+    double read_timeout = 30;
+
+    // Pool key: every field that changes what the session is.
+    std::string key() const;
+};
+
+class NativeSession : public Session {
+  public:
+    explicit NativeSession(ConnectParams params);
+    ~NativeSession() override;
+    NativeSession(const NativeSession &) = delete;
+    NativeSession &operator=(const NativeSession &) = delete;
+
+    Result execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
+                   bool want_rows) override;
+    double max_wait_seconds() const override;
+    bool exclusive() const override { return true; }
+
+    // Connects if not connected; if connected, checks without a round trip that the server has
+    // not closed the socket (KILL, restart) and reconnects if it did. Returns the generation.
+    std::uint64_t ensure_connected();
+    bool connected() const { return conn_ != nullptr; }
+    // Increments on every new server session: locks recorded with an older generation are gone.
+    std::uint64_t generation() const { return generation_; }
+    unsigned long connection_id() const;
+    // Closes (QUIT) in the creating process; in another process just forgets the socket.
+    void disconnect() noexcept;
+    // Round trips made so far (statements executed + prepares + connects).
+    std::uint64_t round_trips() const { return round_trips_; }
+    const ConnectParams &params() const { return params_; }
+    pid_t owner_pid() const { return pid_; }
+
+  private:
+    [[noreturn]] void fail(unsigned code, const char *sqlstate, const char *message);
+    MYSQL_STMT *statement(const std::string &sql);
+
+    ConnectParams params_;
+    MYSQL *conn_ = nullptr;
+    pid_t pid_ = 0;
+    std::uint64_t generation_ = 0;
+    std::uint64_t round_trips_ = 0;
+    std::map<std::string, MYSQL_STMT *> statements_;
+};
+
+}  // namespace nativelock::mysql

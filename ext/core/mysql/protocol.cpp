@@ -1,0 +1,291 @@
+#include "mysql/protocol.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+#include "common/deadline.hpp"
+
+namespace nativelock::mysql {
+
+namespace {
+
+constexpr unsigned kErDupEntry = 1062;
+constexpr unsigned kErKeyNotFound = 1032;
+
+bool needs_repair(const SqlError &e) {
+    return e.code() == kErKeyNotFound ||
+           std::string(e.what()).find("Incorrect key file for table") != std::string::npos;
+}
+
+long long to_ll(const std::optional<std::string> &v) {
+    return v ? std::strtoll(v->c_str(), nullptr, 10) : 0;
+}
+
+void sleep_seconds(double s) {
+    if (s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(s));
+}
+
+}  // namespace
+
+std::size_t name_length(const std::string &name) {
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < name.size();) {
+        auto c = static_cast<unsigned char>(name[i]);
+        std::size_t len = c < 0x80           ? 1
+                          : (c >> 5) == 0x6  ? 2
+                          : (c >> 4) == 0xE  ? 3
+                          : (c >> 3) == 0x1E ? 4
+                                             : 0;
+        if (len == 0 || i + len > name.size()) return name.size();
+        for (std::size_t k = 1; k < len; ++k)
+            if ((static_cast<unsigned char>(name[i + k]) & 0xC0) != 0x80) return name.size();
+        i += len;
+        ++chars;
+    }
+    return chars;
+}
+
+Protocol::Protocol(Session &session, QuoteStyle style, std::string table)
+    : session_(session), style_(style), table_(std::move(table)) {
+    q_table_ = quote(table_);
+    q_name_ = quote("name");
+    q_created_ = quote("created");
+    q_ttl_ = quote("ttl");
+    q_conn_ = quote("connection_id");
+    q_acquired_ = quote("lock_acquired");
+}
+
+std::string Protocol::quote(const std::string &identifier) const {
+    return style_ == QuoteStyle::Ansi ? "\"" + identifier + "\"" : "`" + identifier + "`";
+}
+
+// Like the package's sqlExecute(): a corrupted MyISAM table is repaired once, then retried.
+Result Protocol::run(const std::string &sql, const std::vector<Param> &params, bool prepared,
+                     bool want_rows) {
+    bool repaired = false;
+    for (;;) {
+        try {
+            ++statements_;
+            return session_.execute(sql, params, prepared, want_rows);
+        } catch (const SqlError &e) {
+            if (repaired || !needs_repair(e)) throw;
+        }
+        repair_table();
+        repaired = true;
+    }
+}
+
+bool Protocol::register_row(const std::string &name, long long ttl) {
+    try {
+        run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " + q_ttl_ + ", " +
+                q_conn_ + ", " + q_acquired_ +
+                ") VALUES (?, unix_timestamp(), ?, connection_id(), false)",
+            {Param::str(name), Param::integer(ttl)});
+        return true;
+    } catch (const SqlError &e) {
+        if (e.code() == kErDupEntry || e.sqlstate() == "23000") return false;
+        throw;
+    }
+}
+
+// GET_LOCK(name, 0) and the lock_acquired mark in one statement: the row is marked only if
+// GET_LOCK succeeded (the WHERE makes this independent of CLIENT_FOUND_ROWS).
+bool Protocol::take_get_lock(const std::string &name) {
+    Result r = run("UPDATE " + q_table_ + " SET " + q_acquired_ + " = true WHERE " + q_name_ +
+                       " = ? AND " + q_conn_ + " = connection_id() AND GET_LOCK(?, 0) = 1",
+                   {Param::str(name), Param::str(name)});
+    return r.affected == 1;
+}
+
+void Protocol::deregister(const std::string &name) {
+    run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+            " = connection_id()",
+        {Param::str(name)});
+}
+
+bool Protocol::clean(const std::string &name) {
+    Result r = run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND (" + q_created_ +
+                       " + " + q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ +
+                       " AND IFNULL(IS_USED_LOCK(?),0) != " + q_conn_ + "))",
+                   {Param::str(name), Param::str(name)});
+    return r.affected == 1;
+}
+
+void Protocol::lock(const std::string &name, double timeout, long long ttl) {
+    if (name_length(name) > kMaxNameChars)
+        throw InvalidArgument("Lock name \"" + name +
+                              "\" is longer than 64 characters (MySQL limit)");
+    Deadline deadline = Deadline::after(timeout);
+    double instant_backoff = 0.001;
+    for (;;) {
+        // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own,
+        // LAST_INSERT_ID(expr) reports GET_LOCK's result in the OK packet: one round trip when
+        // uncontended. On a shared session (PDO) the application's LAST_INSERT_ID() must not
+        // change: the package's order.
+        bool owned_row = false;
+        if (session_.exclusive()) {
+            try {
+                Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ +
+                                   ", " + q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
+                                   ") VALUES (?, unix_timestamp(), ?, connection_id(), "
+                                   "LAST_INSERT_ID(GET_LOCK(?, 0)))",
+                               {Param::str(name), Param::integer(ttl), Param::str(name)});
+                if (r.insert_id == 1) return;
+                owned_row = true;  // GET_LOCK busy: the row is ours, take GET_LOCK below
+            } catch (const SqlError &e) {
+                if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
+                // GET_LOCK was evaluated before the duplicate was found: give back what we took.
+                run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
+            }
+        } else {
+            owned_row = register_row(name, ttl);
+        }
+        if (owned_row) {
+            // We own the row: take GET_LOCK. Another session may hold it for a moment (a waiter
+            // of the previous holder) or for good (a holder past its TTL, a hung session): give
+            // it a few ms, then KILL it — we are the legitimate holder.
+            try {
+                double pause = 0.001;
+                int kills = 0;
+                auto started = Deadline::Clock::now();
+                while (!take_get_lock(name)) {
+                    Result holder = run("SELECT IS_USED_LOCK(?)", {Param::str(name)});
+                    double waited =
+                        std::chrono::duration<double>(Deadline::Clock::now() - started).count();
+                    if (holder.value && waited > 0.05) {
+                        if (kills++ > 20)
+                            throw AcquireFailed(
+                                "Could not acquire lock. Other session holds it and does not "
+                                "terminate.");
+                        try {
+                            run("KILL " + std::to_string(to_ll(holder.value)), {}, false);
+                        } catch (const SqlError &) {
+                            // The session may have ended meanwhile.
+                        }
+                    }
+                    if (waited > 5.0)
+                        throw AcquireFailed(
+                            "Could not acquire lock. Other session holds it and does not "
+                            "terminate.");
+                    sleep_seconds(pause);
+                    pause = std::min(pause * 2, 0.05);
+                }
+            } catch (const SessionLost &) {
+                throw;
+            } catch (...) {
+                try {
+                    deregister(name);
+                } catch (...) {
+                }
+                throw;
+            }
+            return;
+        }
+
+        if (clean(name)) continue;
+        if (deadline.expired()) throw LockTimeout("timeout");
+
+        Result row =
+            run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " + q_conn_ +
+                    " = connection_id() FROM " + q_table_ + " WHERE " + q_name_ + " = ?",
+                {Param::str(name)}, true, true);
+        if (row.rows.empty()) continue;  // released meanwhile
+        if (row.rows[0].size() > 1 && row.rows[0][1] && *row.rows[0][1] == "1") {
+            // Our own session holds it: nobody else can release it while we wait.
+            sleep_seconds(deadline.remaining_seconds());
+            throw LockTimeout("timeout");
+        }
+        long long ttl_left = to_ll(row.rows[0][0]);
+        // The row expires at the end of second created+ttl; clean() sees it one second later.
+        double wait = std::min({deadline.remaining_seconds(),
+                                static_cast<double>(std::max(ttl_left, 0LL)) + 1.0,
+                                session_.max_wait_seconds()});
+        auto before = Deadline::Clock::now();
+        Result got = run("SELECT GET_LOCK(?, ?)",
+                         {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+        if (got.value && *got.value == "1") {
+            run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
+            // GET_LOCK was free although the row stands (its owner is between INSERT and
+            // GET_LOCK, or died with lock_acquired unset): back off instead of spinning.
+            if (std::chrono::duration<double>(Deadline::Clock::now() - before).count() < 0.002) {
+                sleep_seconds(std::min(instant_backoff, deadline.remaining_seconds()));
+                instant_backoff = std::min(instant_backoff * 2, 0.1);
+            } else {
+                instant_backoff = 0.001;
+            }
+        } else if (!got.value) {
+            throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
+        }
+    }
+}
+
+bool Protocol::unlock(const std::string &name) {
+    // Deleting the row and releasing GET_LOCK in one statement: the MyISAM table lock keeps
+    // a woken waiter's INSERT out until the row is gone.
+    Result r = run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                       " = connection_id() AND IFNULL(RELEASE_LOCK(?), 0) >= 0",
+                   {Param::str(name), Param::str(name)});
+    if (r.affected == 1) return true;
+    for (int i = 0; i < 1000; ++i) {
+        Result rel = run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
+        if (!rel.value || *rel.value != "1") break;
+    }
+    return false;
+}
+
+bool Protocol::release_at_end(const std::string &name) {
+    Result r =
+        run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                " = connection_id() AND " + q_acquired_ + " AND IFNULL(RELEASE_LOCK(?), 0) >= 0",
+            {Param::str(name), Param::str(name)});
+    if (r.affected == 1) return true;
+    for (int i = 0; i < 1000; ++i) {
+        Result rel = run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
+        if (!rel.value || *rel.value != "1") break;
+    }
+    return false;
+}
+
+bool Protocol::has_remaining_ttl(const std::string &name, long long min_ttl) {
+    Result r = run("SELECT 1 FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                       " = connection_id() AND " + q_created_ + " + " + q_ttl_ +
+                       " > unix_timestamp() + ? AND IFNULL(IS_USED_LOCK(?), 0) = connection_id()",
+                   {Param::str(name), Param::integer(min_ttl), Param::str(name)});
+    return r.value && *r.value == "1";
+}
+
+void Protocol::repair_table() {
+    ++statements_;
+    Result r = session_.execute("REPAIR TABLE " + q_table_, {}, false, true);
+    int type_col = 2, text_col = 3;
+    for (std::size_t i = 0; i < r.columns.size(); ++i) {
+        if (r.columns[i] == "Msg_type") type_col = static_cast<int>(i);
+        if (r.columns[i] == "Msg_text") text_col = static_cast<int>(i);
+    }
+    std::string status;
+    bool have_status = false;
+    std::string messages;
+    for (const Row &row : r.rows) {
+        auto cell = [&](int i) {
+            return i < static_cast<int>(row.size()) && row[i] ? *row[i] : std::string();
+        };
+        if (cell(type_col) == "status") {
+            status = cell(text_col);
+            have_status = true;
+        } else {
+            if (!messages.empty()) messages += ", ";
+            messages += cell(type_col) + ": " + cell(text_col);
+        }
+    }
+    std::string upper = status;
+    std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+    if (!have_status || status.empty() || upper != "OK")
+        throw TableRepairFailed("Table " + table_ +
+                                " seams to be corrupted. Repair failed with status \"" + status +
+                                "\". (" + messages + ")");
+}
+
+}  // namespace nativelock::mysql

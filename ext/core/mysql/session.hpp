@@ -1,0 +1,94 @@
+// The session interface the SharedLock protocol runs its statements through. Two
+// implementations: NativeSession (libmariadb, in the core) and the PDO session of the shim.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+
+namespace nativelock::mysql {
+
+// One bound parameter of a statement (lock names are always bound, never spliced).
+struct Param {
+    enum class Kind { String, Int, Double } kind = Kind::String;
+    std::string s;
+    long long i = 0;
+    double d = 0;
+
+    static Param str(std::string v) {
+        Param p;
+        p.kind = Kind::String;
+        p.s = std::move(v);
+        return p;
+    }
+    static Param integer(long long v) {
+        Param p;
+        p.kind = Kind::Int;
+        p.i = v;
+        return p;
+    }
+    static Param real(double v) {
+        Param p;
+        p.kind = Kind::Double;
+        p.d = v;
+        return p;
+    }
+};
+
+using Row = std::vector<std::optional<std::string>>;
+
+struct Result {
+    std::uint64_t affected = 0;
+    // The OK packet's last insert id (LAST_INSERT_ID(expr) sets it).
+    std::uint64_t insert_id = 0;
+    // First column of the first row; nullopt when there is no row or the value is NULL.
+    bool has_row = false;
+    std::optional<std::string> value;
+    // Every row, only when asked for (REPAIR TABLE).
+    std::vector<Row> rows;
+    std::vector<std::string> columns;
+};
+
+// The server refused a statement; the session is still usable.
+class SqlError : public Error {
+  public:
+    SqlError(unsigned code, std::string sqlstate, const std::string &message)
+        : Error(message), code_(code), sqlstate_(std::move(sqlstate)) {}
+    unsigned code() const noexcept { return code_; }
+    const std::string &sqlstate() const noexcept { return sqlstate_; }
+
+  private:
+    unsigned code_;
+    std::string sqlstate_;
+};
+
+// The session is gone (killed, server restarted, network): every lock it held is lost.
+class SessionLost : public ConnectionError {
+  public:
+    SessionLost(unsigned code, const std::string &message)
+        : ConnectionError(message), code_(code) {}
+    unsigned code() const noexcept { return code_; }
+
+  private:
+    unsigned code_;
+};
+
+class Session {
+  public:
+    virtual ~Session() = default;
+    // Runs one statement with `?` placeholders. `prepared` statements may be prepared once and
+    // cached by SQL text; others (KILL, REPAIR TABLE) run as plain text. Throws SqlError or
+    // ConnectionError/SessionLost.
+    virtual Result execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
+                           bool want_rows) = 0;
+    // Longest server-side wait one statement may take before the client's read timeout fires.
+    virtual double max_wait_seconds() const { return 30.0; }
+    // True if nobody else runs statements on this session: the protocol may then use
+    // LAST_INSERT_ID(expr) to learn GET_LOCK's result from an INSERT (one round trip).
+    virtual bool exclusive() const { return false; }
+};
+
+}  // namespace nativelock::mysql

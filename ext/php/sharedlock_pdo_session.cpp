@@ -1,0 +1,274 @@
+// The PDO session: every lock statement runs through the application's PDO, so locks share
+// its session and transactions. PHP is only ever called inside zend_try; a bailout becomes
+// PhpBailout and a PHP exception becomes a C++ error (the PHP exception kept as `previous`).
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "sharedlock_shim.h"
+
+extern "C" {
+#include "Zend/zend_exceptions.h"
+}
+
+#include <cstring>
+
+namespace nativelock::php::sharedlock {
+
+using nativelock::mysql::Param;
+using nativelock::mysql::Result;
+using nativelock::mysql::Row;
+using nativelock::mysql::SqlError;
+
+namespace {
+
+ZEND_TLS zend_object *stashed_previous = nullptr;
+
+constexpr zend_long kFetchNum = 3;  // PDO::FETCH_NUM
+
+// Error details of a PDOException (errorInfo) or any Throwable (message, code).
+void describe(zend_object *exception, unsigned &code, std::string &sqlstate, std::string &message) {
+    zval rv;
+    zval *info =
+        zend_read_property(exception->ce, exception, "errorInfo", sizeof("errorInfo") - 1, 1, &rv);
+    code = 0;
+    sqlstate = "HY000";
+    zval *msg =
+        zend_read_property(zend_ce_exception, exception, "message", sizeof("message") - 1, 1, &rv);
+    zend_string *m = zval_get_string(msg);
+    message.assign(ZSTR_VAL(m), ZSTR_LEN(m));
+    zend_string_release(m);
+    if (info && Z_TYPE_P(info) == IS_ARRAY) {
+        zval *state = zend_hash_index_find(Z_ARRVAL_P(info), 0);
+        zval *driver_code = zend_hash_index_find(Z_ARRVAL_P(info), 1);
+        if (state && Z_TYPE_P(state) == IS_STRING)
+            sqlstate.assign(Z_STRVAL_P(state), Z_STRLEN_P(state));
+        if (driver_code) code = static_cast<unsigned>(zval_get_long(driver_code));
+    }
+}
+
+[[noreturn]] void throw_from_error_info(zval *info) {
+    unsigned code = 0;
+    std::string sqlstate = "HY000", message = "PDO error";
+    if (Z_TYPE_P(info) == IS_ARRAY) {
+        zval *state = zend_hash_index_find(Z_ARRVAL_P(info), 0);
+        zval *driver_code = zend_hash_index_find(Z_ARRVAL_P(info), 1);
+        zval *text = zend_hash_index_find(Z_ARRVAL_P(info), 2);
+        if (state && Z_TYPE_P(state) == IS_STRING)
+            sqlstate.assign(Z_STRVAL_P(state), Z_STRLEN_P(state));
+        if (driver_code) code = static_cast<unsigned>(zval_get_long(driver_code));
+        if (text && Z_TYPE_P(text) == IS_STRING)
+            message =
+                "SQLSTATE[" + sqlstate + "]: " + std::string(Z_STRVAL_P(text), Z_STRLEN_P(text));
+    }
+    throw SqlError(code, sqlstate, message);
+}
+
+}  // namespace
+
+void stash_exception(zend_object *exception) {
+    if (stashed_previous) OBJ_RELEASE(stashed_previous);
+    stashed_previous = exception;
+}
+
+zend_object *take_previous() {
+    zend_object *p = stashed_previous;
+    stashed_previous = nullptr;
+    return p;
+}
+
+void drop_previous() {
+    if (stashed_previous) OBJ_RELEASE(stashed_previous);
+    stashed_previous = nullptr;
+}
+
+CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, uint32_t argc,
+                        zval *argv) {
+    volatile bool bailed = false;
+    ZVAL_UNDEF(retval);
+    zend_try {
+        zend_call_known_instance_method(fn, object, retval, argc, argv);
+    }
+    zend_catch {
+        bailed = true;
+    }
+    zend_end_try();
+    if (bailed) return CallStatus::Bailout;
+    if (EG(exception)) return CallStatus::Exception;
+    return CallStatus::Ok;
+}
+
+void call_method(zend_object *object, const char *method, zval *retval, uint32_t argc, zval *argv) {
+    zend_function *fn = static_cast<zend_function *>(
+        zend_hash_str_find_ptr_lc(&object->ce->function_table, method, strlen(method)));
+    if (!fn)
+        throw nativelock::Error(std::string("method ") + ZSTR_VAL(object->ce->name) +
+                                "::" + method + "() not found");
+    switch (guarded_call(object, fn, retval, argc, argv)) {
+        case CallStatus::Ok:
+            return;
+        case CallStatus::Bailout:
+            zval_ptr_dtor(retval);
+            ZVAL_UNDEF(retval);
+            throw PhpBailout();
+        case CallStatus::Exception: {
+            zval_ptr_dtor(retval);
+            ZVAL_UNDEF(retval);
+            zend_object *exception = EG(exception);
+            GC_ADDREF(exception);
+            zend_clear_exception();
+            unsigned code;
+            std::string sqlstate, message;
+            describe(exception, code, sqlstate, message);
+            stash_exception(exception);
+            throw SqlError(code, sqlstate, message);
+        }
+    }
+}
+
+PdoSession::PdoSession(zend_object *pdo) : pdo_(pdo) {
+    GC_ADDREF(pdo_);
+    zend_hash_init(&statements_, 8, nullptr, ZVAL_PTR_DTOR, 0);
+}
+
+PdoSession::~PdoSession() {
+    zend_hash_destroy(&statements_);
+    OBJ_RELEASE(pdo_);
+}
+
+Result PdoSession::execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
+                           bool want_rows) {
+    zval stmt;
+    ZVAL_UNDEF(&stmt);
+    zval *cached = prepared ? zend_hash_str_find(&statements_, sql.data(), sql.size()) : nullptr;
+    if (cached) {
+        ZVAL_COPY(&stmt, cached);
+    } else {
+        zval arg;
+        ZVAL_STRINGL(&arg, sql.data(), sql.size());
+        try {
+            call_method(pdo_, "prepare", &stmt, 1, &arg);
+        } catch (...) {
+            zval_ptr_dtor(&arg);
+            throw;
+        }
+        zval_ptr_dtor(&arg);
+        if (Z_TYPE(stmt) != IS_OBJECT) {
+            zval_ptr_dtor(&stmt);
+            zval info;
+            call_method(pdo_, "errorInfo", &info, 0, nullptr);
+            try {
+                throw_from_error_info(&info);
+            } catch (...) {
+                zval_ptr_dtor(&info);
+                throw;
+            }
+        }
+        if (prepared) {
+            Z_ADDREF(stmt);
+            zend_hash_str_update(&statements_, sql.data(), sql.size(), &stmt);
+        }
+    }
+    zend_object *st = Z_OBJ(stmt);
+    Result result;
+    zval args, ret;
+    array_init_size(&args, static_cast<uint32_t>(params.size()));
+    for (const Param &p : params) {
+        switch (p.kind) {
+            case Param::Kind::String:
+                add_next_index_stringl(&args, p.s.data(), p.s.size());
+                break;
+            case Param::Kind::Int:
+                add_next_index_long(&args, static_cast<zend_long>(p.i));
+                break;
+            case Param::Kind::Double:
+                add_next_index_double(&args, p.d);
+                break;
+        }
+    }
+    try {
+        call_method(st, "execute", &ret, 1, &args);
+        zval_ptr_dtor(&args);
+        ZVAL_UNDEF(&args);
+        bool ok = zend_is_true(&ret);
+        zval_ptr_dtor(&ret);
+        if (!ok) {
+            zval info;
+            call_method(st, "errorInfo", &info, 0, nullptr);
+            try {
+                throw_from_error_info(&info);
+            } catch (...) {
+                zval_ptr_dtor(&info);
+                throw;
+            }
+        }
+        // The protocol's statements that return rows are SELECT and REPAIR TABLE.
+        bool returns_rows = sql.compare(0, 6, "SELECT") == 0 || sql.compare(0, 6, "REPAIR") == 0;
+        zend_long columns = 0;
+        if (returns_rows) {
+            call_method(st, "columnCount", &ret, 0, nullptr);
+            columns = zval_get_long(&ret);
+            zval_ptr_dtor(&ret);
+        } else {
+            call_method(st, "rowCount", &ret, 0, nullptr);
+            result.affected = static_cast<std::uint64_t>(zval_get_long(&ret));
+            zval_ptr_dtor(&ret);
+        }
+        if (columns > 0) {
+            if (want_rows && !prepared) {
+                for (zend_long i = 0; i < columns; ++i) {
+                    zval index, meta;
+                    ZVAL_LONG(&index, i);
+                    call_method(st, "getColumnMeta", &meta, 1, &index);
+                    std::string name;
+                    if (Z_TYPE(meta) == IS_ARRAY) {
+                        zval *n = zend_hash_str_find(Z_ARRVAL(meta), "name", 4);
+                        if (n && Z_TYPE_P(n) == IS_STRING)
+                            name.assign(Z_STRVAL_P(n), Z_STRLEN_P(n));
+                    }
+                    zval_ptr_dtor(&meta);
+                    result.columns.push_back(name);
+                }
+            }
+            zval mode;
+            ZVAL_LONG(&mode, kFetchNum);
+            call_method(st, "fetchAll", &ret, 1, &mode);
+            if (Z_TYPE(ret) == IS_ARRAY) {
+                zval *row;
+                ZEND_HASH_FOREACH_VAL(Z_ARRVAL(ret), row) {
+                    Row r;
+                    if (Z_TYPE_P(row) == IS_ARRAY) {
+                        zval *cell;
+                        ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(row), cell) {
+                            if (Z_TYPE_P(cell) == IS_NULL) {
+                                r.push_back(std::nullopt);
+                            } else if (Z_TYPE_P(cell) == IS_FALSE || Z_TYPE_P(cell) == IS_TRUE) {
+                                r.push_back(std::string(Z_TYPE_P(cell) == IS_TRUE ? "1" : "0"));
+                            } else {
+                                zend_string *s = zval_get_string(cell);
+                                r.push_back(std::string(ZSTR_VAL(s), ZSTR_LEN(s)));
+                                zend_string_release(s);
+                            }
+                        }
+                        ZEND_HASH_FOREACH_END();
+                    }
+                    result.rows.push_back(std::move(r));
+                }
+                ZEND_HASH_FOREACH_END();
+            }
+            zval_ptr_dtor(&ret);
+            if (!result.rows.empty()) {
+                result.has_row = true;
+                if (!result.rows[0].empty()) result.value = result.rows[0][0];
+            }
+        }
+    } catch (...) {
+        zval_ptr_dtor(&args);
+        zval_ptr_dtor(&stmt);
+        throw;
+    }
+    zval_ptr_dtor(&stmt);
+    return result;
+}
+
+}  // namespace nativelock::php::sharedlock
