@@ -53,6 +53,17 @@ function nlb_phpredis(): Redis
     return $r;
 }
 
+/** Null if something listens on host:port, else why not. */
+function nlb_server_down(string $what, string $host, int $port): ?string
+{
+    $s = @fsockopen($host, $port, $errno, $errstr, 1.0);
+    if ($s) {
+        fclose($s);
+        return null;
+    }
+    return "$what not reachable at $host:$port ($errstr)";
+}
+
 function nlb_symfony_available(): ?string
 {
     if (!is_file(NLB_SYMFONY_AUTOLOAD)) {
@@ -218,7 +229,8 @@ class NlbRedisLock extends NlbBackend
 
     public function unavailable(): ?string
     {
-        return class_exists('RedisLock', false) ? null : 'class RedisLock not available (not in this build of nativelock)';
+        return class_exists('RedisLock', false) ? nlb_server_down('redis-server', nlb_redis_host(), nlb_redis_port())
+            : 'class RedisLock not available (not in this build of nativelock)';
     }
     public function setUp(): void
     {
@@ -251,6 +263,9 @@ class NlbOriginalRedisLock extends NlbBackend
         }
         if (!extension_loaded('redis')) {
             return 'phpredis not loaded';
+        }
+        if (($down = nlb_server_down('redis-server', nlb_redis_host(), nlb_redis_port())) !== null) {
+            return $down;
         }
         if (!class_exists('Credis_Client', false)) {
             require_once $dir . 'credis_client.inc';
@@ -312,7 +327,8 @@ class NlbSharedLock extends NlbBackend
 
     public function unavailable(): ?string
     {
-        return class_exists('ItsMieger\MySqlSharedLocks\SharedLock', false) ? null
+        $m = nlb_mysql();
+        return class_exists('ItsMieger\MySqlSharedLocks\SharedLock', false) ? nlb_server_down('mariadbd', $m['host'], $m['port'])
             : 'class SharedLock not available (not in this build of nativelock)';
     }
     public function setUp(): void
