@@ -178,6 +178,10 @@ if ($want('handoff')) {
             }
             $rows[$id] = ['stats' => nlb_stats($samples)];
         } catch (Throwable $e) {
+            // The holder may still be looping: stop it before reading what it said.
+            proc_terminate($proc);
+            stream_set_blocking($pipes[2], false);
+            usleep(100000);
             $rows[$id] = ['error' => $e->getMessage() . ' ' . stream_get_contents($pipes[2]), 'stats' => nlb_stats($samples)];
         }
         fclose($pipes[0]);
