@@ -26,6 +26,7 @@ extern "C" {
 
 #include "common/error.hpp"
 #include "common/random.hpp"
+#include "common/process.hpp"
 #include "exceptions.h"
 #include "redis/connection.hpp"
 #include "redis/lock.hpp"
@@ -108,7 +109,7 @@ bool is_redislock_entry(const RegistryEntry *entry) {
 // exception propagates and the lock stays held (tracked) for a later attempt.
 void native_release(LockState &state) {
     if (!state.held) return;
-    if (state.pid != getpid()) {
+    if (state.pid != nativelock::process::current_pid()) {
         // Taken by the parent before fork(): the child never releases it.
         state.held = false;
         return;
@@ -129,7 +130,8 @@ void release_at_request_end(RegistryEntry *entry) noexcept {
     LockObject *self = from_entry(entry);
     auto &state = self->state;
     try {
-        if (state.held && state.pid == getpid() && NATIVELOCK_G(auto_release)) {
+        if (state.held && state.pid == nativelock::process::current_pid() &&
+            NATIVELOCK_G(auto_release)) {
             std::string endpoint = state.params->pool_key();
             if (shared().failed_at_shutdown != endpoint) {
                 try {
@@ -777,7 +779,7 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
         }
         if (got) {
             state->held = true;
-            state->pid = getpid();
+            state->pid = nativelock::process::current_pid();
             state->key.assign(key_view.data(), key_view.size());
             state->params = std::move(params);
             outcome = LockOutcome::Acquired;
@@ -1065,7 +1067,7 @@ ZEND_METHOD(RedisLock, refresh) {
                                   "must be null or a number of seconds between 1 and 1000000000");
         RETURN_THROWS();
     }
-    if (!state->held || state->pid != getpid()) RETURN_FALSE;
+    if (!state->held || state->pid != nativelock::process::current_pid()) RETURN_FALSE;
     RL_TRY
     auto &conn = shared().pool.get(*state->params);
     RETURN_BOOL(nativelock::redis::refresh(conn, state->key, state->value, seconds * 1000));
@@ -1076,7 +1078,7 @@ ZEND_METHOD(RedisLock, getRemainingLifetime) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (!state->held || state->pid != getpid()) RETURN_NULL();
+    if (!state->held || state->pid != nativelock::process::current_pid()) RETURN_NULL();
     RL_TRY
     auto &conn = shared().pool.get(*state->params);
     auto ms = nativelock::redis::remaining_ms(conn, state->key, state->value);
@@ -1090,7 +1092,7 @@ ZEND_METHOD(RedisLock, isAcquired) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (!state->held || state->pid != getpid()) RETURN_FALSE;
+    if (!state->held || state->pid != nativelock::process::current_pid()) RETURN_FALSE;
     RL_TRY
     auto &conn = shared().pool.get(*state->params);
     RETURN_BOOL(nativelock::redis::is_held(conn, state->key, state->value));

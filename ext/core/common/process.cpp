@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <atomic>
 #include <mutex>
+#include <pthread.h>
 #include <sstream>
 
 namespace nativelock::process {
@@ -122,7 +124,7 @@ long ticks_per_second() {
 
 const Identity &self() {
     std::lock_guard<std::mutex> guard(identity_mutex);
-    pid_t pid = getpid();
+    pid_t pid = current_pid();
     if (cached_identity.pid != pid) {
         Identity id;
         id.pid = pid;
@@ -135,8 +137,25 @@ const Identity &self() {
     return cached_identity;
 }
 
+namespace {
+// getpid() is a system call, and every lock operation asks for it several times (fork checks).
+// The cache is cleared in the child of every fork() (pcntl_fork, php-fpm workers) by an atfork
+// handler, so a child never sees its parent's pid.
+std::atomic<pid_t> cached_pid{0};
+std::once_flag atfork_registered;
+void forget_pid_after_fork() {
+    cached_pid.store(0, std::memory_order_relaxed);
+}
+}  // namespace
+
 pid_t current_pid() {
-    return getpid();
+    pid_t pid = cached_pid.load(std::memory_order_relaxed);
+    if (pid != 0) return pid;
+    std::call_once(atfork_registered,
+                   [] { pthread_atfork(nullptr, nullptr, forget_pid_after_fork); });
+    pid = getpid();
+    cached_pid.store(pid, std::memory_order_relaxed);
+    return pid;
 }
 
 }  // namespace nativelock::process

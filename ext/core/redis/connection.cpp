@@ -1,5 +1,7 @@
 #include "redis/connection.hpp"
 
+#include "common/process.hpp"
+
 #include <hiredis/hiredis.h>
 #include <poll.h>
 #include <sys/time.h>
@@ -66,7 +68,8 @@ const redisReply *reply_element(const redisReply *r, std::size_t i) {
     return i < reply_elements(r) ? r->element[i] : nullptr;
 }
 
-Connection::Connection(const ConnectionParams &params) : params_(params), pid_(getpid()) {
+Connection::Connection(const ConnectionParams &params)
+    : params_(params), pid_(process::current_pid()) {
     timeval connect_tv = to_timeval(params.connect_timeout);
     ctx_ = params.unix_path.empty()
                ? redisConnectWithTimeout(params.host.c_str(), params.port, connect_tv)
@@ -222,7 +225,7 @@ bool Connection::read_some(int timeout_ms) {
 }
 
 bool Connection::reusable() const {
-    if (broken_ || !ctx_ || ctx_->err || pid_ != getpid()) return false;
+    if (broken_ || !ctx_ || ctx_->err || pid_ != process::current_pid()) return false;
     // A healthy idle connection has nothing to read; EOF, a reset or stray bytes all show up
     // as readable. One poll() system call, no round trip.
     pollfd pfd{ctx_->fd, POLLIN, 0};

@@ -1,0 +1,473 @@
+<?php
+// Every lock implementation the benchmark drives, behind one small adapter interface, so that
+// each scenario runs the same loop for all of them. A backend whose class is missing (the
+// extension was built without it, a PHP extension is not loaded) reports why in
+// unavailable() and every scenario prints a "not available" row for it.
+//
+// Configuration comes from the environment (tests/bench/run.sh sets it):
+//   NATIVELOCK_BENCH_LOCKDIR            directory for lock files (ends with '/')
+//   NATIVELOCK_REDIS_HOST / _PORT       redis-server started by run.sh
+//   NATIVELOCK_MYSQL_HOST / _PORT / _USER / _PASSWORD / _DATABASE   mariadbd started by run.sh
+
+const NLB_SYMFONY_AUTOLOAD = '/usr/share/php/Symfony/Component/Lock/autoload.php';
+
+function nlb_env(string $name, string $default = ''): string
+{
+    $v = getenv($name);
+    return $v === false || $v === '' ? $default : $v;
+}
+
+function nlb_lockdir(): string
+{
+    $dir = nlb_env('NATIVELOCK_BENCH_LOCKDIR', sys_get_temp_dir() . '/nativelock-bench/');
+    if (!is_dir($dir)) {
+        @mkdir($dir, 0777, true);
+    }
+    return rtrim($dir, '/') . '/';
+}
+
+function nlb_redis_host(): string { return nlb_env('NATIVELOCK_REDIS_HOST', '127.0.0.1'); }
+function nlb_redis_port(): int { return (int) nlb_env('NATIVELOCK_REDIS_PORT', '16379'); }
+function nlb_mysql(): array
+{
+    return [
+        'host' => nlb_env('NATIVELOCK_MYSQL_HOST', '127.0.0.1'),
+        'port' => (int) nlb_env('NATIVELOCK_MYSQL_PORT', '13306'),
+        'user' => nlb_env('NATIVELOCK_MYSQL_USER', 'nativelock'),
+        'pass' => nlb_env('NATIVELOCK_MYSQL_PASSWORD', 'nativelock'),
+        'db' => nlb_env('NATIVELOCK_MYSQL_DATABASE', 'nativelock_test'),
+    ];
+}
+
+function nlb_pdo(): PDO
+{
+    $m = nlb_mysql();
+    return new PDO("mysql:host={$m['host']};port={$m['port']};dbname={$m['db']};charset=utf8mb4", $m['user'], $m['pass'],
+        [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
+}
+
+function nlb_phpredis(): Redis
+{
+    $r = new Redis();
+    $r->connect(nlb_redis_host(), nlb_redis_port(), 2.0);
+    return $r;
+}
+
+/** Null if something listens on host:port, else why not. */
+function nlb_server_down(string $what, string $host, int $port): ?string
+{
+    $s = @fsockopen($host, $port, $errno, $errstr, 1.0);
+    if ($s) {
+        fclose($s);
+        return null;
+    }
+    return "$what not reachable at $host:$port ($errstr)";
+}
+
+function nlb_symfony_available(): ?string
+{
+    if (!is_file(NLB_SYMFONY_AUTOLOAD)) {
+        return 'php-symfony-lock not installed';
+    }
+    require_once NLB_SYMFONY_AUTOLOAD;
+    return null;
+}
+
+abstract class NlbBackend
+{
+    /** @var string short id, used on command lines and in file names */
+    public $id;
+    /** @var string row label */
+    public $label;
+    /** @var string 'file' | 'redis' | 'mysql' */
+    public $group;
+    /** @var string 'ours' | 'peer' | 'original' | 'floor' */
+    public $kind;
+    /** @var bool whether it can block (hand-off, contention) */
+    public $blocking = true;
+    /** @var string how it waits, for the tables */
+    public $waits = '';
+
+    /** Null when usable, else why not (class missing, server down). */
+    abstract public function unavailable(): ?string;
+
+    /** Per-process set-up (connections, configuration). */
+    public function setUp(): void {}
+
+    /** One non-blocking attempt; a handle for release(), or null when held elsewhere. */
+    abstract public function tryAcquire(string $name);
+
+    /** Waits until acquired; returns the handle. */
+    abstract public function acquire(string $name);
+
+    abstract public function release($handle): void;
+
+    /** Only creates the lock object (memory scenario, create-only paths); null if n/a. */
+    public function create(string $name) { return null; }
+    public function hasCreate(): bool { return false; }
+
+    /** Create + acquire + release, $n times, uncontended; µs per cycle. */
+    public function cycleUs(string $name, int $n): float
+    {
+        $t = hrtime(true);
+        for ($i = 0; $i < $n; $i++) {
+            $h = $this->tryAcquire($name);
+            if ($h === null) {
+                throw new RuntimeException("{$this->id}: uncontended acquire failed");
+            }
+            $this->release($h);
+        }
+        return (hrtime(true) - $t) / 1e3 / $n;
+    }
+}
+
+// ---------------------------------------------------------------- files
+
+class NlbFilelock extends NlbBackend
+{
+    public $id = 'filelock', $label = 'nativelock Filelock', $group = 'file', $kind = 'ours';
+    public $waits = 'inotify + pidfd';
+
+    public function unavailable(): ?string
+    {
+        return class_exists('Filelock', false) ? null : 'class Filelock not available (nativelock not loaded)';
+    }
+    public function setUp(): void { Filelock::$lockpath = nlb_lockdir(); }
+    public function tryAcquire(string $name)
+    {
+        $l = new Filelock($name);
+        return $l->try_lock() === LOCKFILE_SUCCESS ? $l : null;
+    }
+    public function acquire(string $name)
+    {
+        $l = new Filelock($name);
+        if ($l->lock() !== LOCKFILE_SUCCESS) {
+            throw new RuntimeException('Filelock::lock() failed');
+        }
+        return $l;
+    }
+    public function release($h): void { $h->unlock(); }
+}
+
+class NlbOriginalFilelock extends NlbBackend
+{
+    public $id = 'orig-filelock', $label = 'original PHP Filelock', $group = 'file', $kind = 'original';
+    public $waits = 'sleep-poll 100 ms';
+
+    public function unavailable(): ?string
+    {
+        $f = __DIR__ . '/../../lib/original_filelock.inc';
+        if (!is_file($f)) {
+            return 'tests/lib/original_filelock.inc missing';
+        }
+        require_once $f;
+        return null;
+    }
+    public function setUp(): void { OriginalFilelock::$lockpath = nlb_lockdir(); }
+    public function tryAcquire(string $name)
+    {
+        $l = new OriginalFilelock($name);
+        return $l->try_lock() === LOCKFILE_SUCCESS ? $l : null;
+    }
+    public function acquire(string $name)
+    {
+        $l = new OriginalFilelock($name);
+        $l->lock();
+        return $l;
+    }
+    public function release($h): void { $h->unlock(); }
+}
+
+abstract class NlbSymfony extends NlbBackend
+{
+    public $kind = 'peer';
+    protected $factory;
+
+    abstract protected function store();
+
+    public function unavailable(): ?string { return nlb_symfony_available(); }
+    public function setUp(): void
+    {
+        $this->factory = new Symfony\Component\Lock\LockFactory($this->store());
+    }
+    public function tryAcquire(string $name)
+    {
+        $l = $this->factory->createLock($name, 300.0, false);
+        return $l->acquire(false) ? $l : null;
+    }
+    public function acquire(string $name)
+    {
+        $l = $this->factory->createLock($name, 300.0, false);
+        $l->acquire(true);
+        return $l;
+    }
+    public function release($h): void { $h->release(); }
+}
+
+class NlbSymfonyFlock extends NlbSymfony
+{
+    public $id = 'sf-flock', $label = 'Symfony FlockStore', $group = 'file', $waits = 'flock(LOCK_EX)';
+    protected function store() { return new Symfony\Component\Lock\Store\FlockStore(nlb_lockdir()); }
+}
+
+class NlbSymfonySemaphore extends NlbSymfony
+{
+    public $id = 'sf-semaphore', $label = 'Symfony SemaphoreStore', $group = 'file', $waits = 'sem_acquire';
+    public function unavailable(): ?string
+    {
+        return extension_loaded('sysvsem') ? parent::unavailable() : 'sysvsem not loaded';
+    }
+    protected function store() { return new Symfony\Component\Lock\Store\SemaphoreStore(); }
+}
+
+// ---------------------------------------------------------------- redis
+
+class NlbRedisLock extends NlbBackend
+{
+    public $id = 'redislock', $label = 'nativelock RedisLock', $group = 'redis', $kind = 'ours';
+    public $waits = 'pub/sub wake-up';
+
+    public function unavailable(): ?string
+    {
+        return class_exists('RedisLock', false) ? nlb_server_down('redis-server', nlb_redis_host(), nlb_redis_port())
+            : 'class RedisLock not available (not in this build of nativelock)';
+    }
+    public function setUp(): void
+    {
+        RedisLock::setRedis('redis://' . nlb_redis_host() . ':' . nlb_redis_port());
+    }
+    public function tryAcquire(string $name)
+    {
+        $l = RedisLock::createAndLock($name, 20, RedisLock::FAIL_RETURN);
+        return $l ?: null;
+    }
+    public function acquire(string $name)
+    {
+        return RedisLock::createAndLock($name, 20, RedisLock::FAIL_BLOCK);
+    }
+    public function create(string $name) { return RedisLock::create($name, 20); }
+    public function hasCreate(): bool { return true; }
+    public function release($h): void { $h->release(); }
+}
+
+class NlbOriginalRedisLock extends NlbBackend
+{
+    public $id = 'orig-redislock', $label = 'original PHP RedisLock (Credis over phpredis)', $group = 'redis', $kind = 'original';
+    public $waits = 'sleep-retry 5 x';
+
+    public function unavailable(): ?string
+    {
+        $dir = __DIR__ . '/../../lib/';
+        if (!is_file($dir . 'original_redislock.inc') || !is_file($dir . 'credis_client.inc')) {
+            return 'tests/lib/original_redislock.inc not present';
+        }
+        if (!extension_loaded('redis')) {
+            return 'phpredis not loaded';
+        }
+        if (($down = nlb_server_down('redis-server', nlb_redis_host(), nlb_redis_port())) !== null) {
+            return $down;
+        }
+        if (!class_exists('Credis_Client', false)) {
+            require_once $dir . 'credis_client.inc';
+        }
+        require_once $dir . 'original_redislock.inc';
+        return null;
+    }
+    public function setUp(): void
+    {
+        \NlOriginal\RedisLock::setRedis(new Credis_Client(nlb_redis_host(), nlb_redis_port()));
+    }
+    public function tryAcquire(string $name)
+    {
+        $l = \NlOriginal\RedisLock::createAndLock($name, 20, \NlOriginal\RedisLock::FAIL_RETURN);
+        return $l ?: null;
+    }
+    public function acquire(string $name)
+    {
+        return \NlOriginal\RedisLock::createAndLock($name, 20, \NlOriginal\RedisLock::FAIL_BLOCK);
+    }
+    public function create(string $name) { return \NlOriginal\RedisLock::create($name, 20); }
+    public function hasCreate(): bool { return true; }
+    public function release($h): void { $h->release(); }
+}
+
+class NlbPhpredisFloor extends NlbBackend
+{
+    public $id = 'phpredis-floor', $label = 'floor: SET NX EX + DEL via phpredis', $group = 'redis', $kind = 'floor';
+    public $blocking = false;
+    private $r;
+
+    public function unavailable(): ?string { return extension_loaded('redis') ? null : 'phpredis not loaded'; }
+    public function setUp(): void { $this->r = nlb_phpredis(); }
+    public function tryAcquire(string $name)
+    {
+        $key = 'redislock:' . $name;
+        return $this->r->set($key, 'floor-token-0123', ['NX', 'EX' => 20]) ? $key : null;
+    }
+    public function acquire(string $name) { throw new LogicException('floor does not block'); }
+    public function release($h): void { $this->r->del($h); }
+}
+
+class NlbSymfonyRedis extends NlbSymfony
+{
+    public $id = 'sf-redis', $label = 'Symfony RedisStore (phpredis)', $group = 'redis', $waits = 'sleep-retry 100 ms';
+    public function unavailable(): ?string
+    {
+        return extension_loaded('redis') ? parent::unavailable() : 'phpredis not loaded';
+    }
+    protected function store() { return new Symfony\Component\Lock\Store\RedisStore(nlb_phpredis()); }
+}
+
+// ---------------------------------------------------------------- mysql
+
+class NlbSharedLock extends NlbBackend
+{
+    public $id = 'sharedlock', $label = 'nativelock SharedLock', $group = 'mysql', $kind = 'ours';
+    public $waits = 'server-side GET_LOCK';
+
+    public function unavailable(): ?string
+    {
+        $m = nlb_mysql();
+        return class_exists('ItsMieger\MySqlSharedLocks\SharedLock', false) ? nlb_server_down('mariadbd', $m['host'], $m['port'])
+            : 'class SharedLock not available (not in this build of nativelock)';
+    }
+    public function setUp(): void
+    {
+        $m = nlb_mysql();
+        \ItsMieger\MySqlSharedLocks\SharedLock::configureConnection($m['host'], $m['db'], $m['user'], $m['pass'], 'utf8mb4', $m['port']);
+    }
+    public function tryAcquire(string $name)
+    {
+        try {
+            return \ItsMieger\MySqlSharedLocks\SharedLock::lock($name, 0, 30);
+        } catch (\ItsMieger\MySqlSharedLocks\Exception\SharedLockException $e) {
+            return null;
+        }
+    }
+    public function acquire(string $name)
+    {
+        return \ItsMieger\MySqlSharedLocks\SharedLock::lock($name, 30, 60);
+    }
+    public function release($h): void { $h->release(); }
+}
+
+class NlbPdoFloor extends NlbBackend
+{
+    public $id = 'pdo-floor', $label = 'floor: GET_LOCK + RELEASE_LOCK via PDO', $group = 'mysql', $kind = 'floor';
+    public $blocking = false;
+    private $pdo;
+
+    public function unavailable(): ?string { return extension_loaded('pdo_mysql') ? null : 'pdo_mysql not loaded'; }
+    public function setUp(): void { $this->pdo = nlb_pdo(); }
+    public function tryAcquire(string $name)
+    {
+        $q = $this->pdo->quote($name);
+        return (int) $this->pdo->query("SELECT GET_LOCK($q, 0)")->fetchColumn() === 1 ? $q : null;
+    }
+    public function acquire(string $name) { throw new LogicException('floor does not block'); }
+    public function release($h): void { $this->pdo->query("SELECT RELEASE_LOCK($h)")->fetchColumn(); }
+}
+
+class NlbSymfonyPdo extends NlbSymfony
+{
+    public $id = 'sf-pdo', $label = 'Symfony PdoStore (pdo_mysql)', $group = 'mysql', $waits = 'sleep-retry 100 ms';
+    public function unavailable(): ?string
+    {
+        return extension_loaded('pdo_mysql') ? parent::unavailable() : 'pdo_mysql not loaded';
+    }
+    protected function store()
+    {
+        $store = new Symfony\Component\Lock\Store\PdoStore(nlb_pdo(), ['db_table' => 'nlbench_lock_keys']);
+        try {
+            $store->createTable();
+        } catch (PDOException $e) {
+            // exists already
+        }
+        return $store;
+    }
+}
+
+/** @return NlbBackend[] keyed by id, in table order */
+function nlb_backends(): array
+{
+    $all = [
+        new NlbFilelock(), new NlbOriginalFilelock(), new NlbSymfonyFlock(), new NlbSymfonySemaphore(),
+        new NlbRedisLock(), new NlbPhpredisFloor(), new NlbOriginalRedisLock(), new NlbSymfonyRedis(),
+        new NlbSharedLock(), new NlbPdoFloor(), new NlbSymfonyPdo(),
+    ];
+    $out = [];
+    foreach ($all as $b) {
+        $out[$b->id] = $b;
+    }
+    return $out;
+}
+
+function nlb_backend(string $id): NlbBackend
+{
+    $all = nlb_backends();
+    if (!isset($all[$id])) {
+        throw new InvalidArgumentException("unknown backend $id");
+    }
+    $b = $all[$id];
+    if (($why = $b->unavailable()) !== null) {
+        throw new RuntimeException("$id: $why");
+    }
+    $b->setUp();
+    return $b;
+}
+
+function nlb_stats(array $xs): array
+{
+    sort($xs);
+    $n = count($xs);
+    if ($n === 0) {
+        return ['n' => 0, 'min' => null, 'p50' => null, 'p90' => null, 'p99' => null, 'max' => null];
+    }
+    $pct = fn($p) => $xs[min($n - 1, (int) floor($p * ($n - 1) + 0.5))];
+    return ['n' => $n, 'min' => $xs[0], 'p50' => $pct(0.5), 'p90' => $pct(0.9), 'p99' => $pct(0.99), 'max' => $xs[$n - 1]];
+}
+
+/** argv of a PHP like this one with the nativelock module under test loaded. */
+function nlb_php_argv(): array
+{
+    $argv = [PHP_BINARY];
+    $module = getenv('NATIVELOCK_MODULE') ?: realpath(__DIR__ . '/../../../modules/nativelock.so');
+    if ($module) {
+        array_push($argv, '-d', 'extension=' . $module);
+    }
+    return $argv;
+}
+
+/** One line from a child's stdout, failing after $timeout seconds. */
+function nlb_read_line($stream, float $timeout = 10.0): string
+{
+    $read = [$stream];
+    $w = $e = null;
+    $deadline = microtime(true) + $timeout;
+    $line = '';
+    while (true) {
+        $left = $deadline - microtime(true);
+        if ($left <= 0) {
+            throw new RuntimeException("child did not answer within {$timeout}s (got: '$line')");
+        }
+        $read = [$stream];
+        if (stream_select($read, $w, $e, (int) $left, (int) (fmod($left, 1) * 1e6)) > 0) {
+            $chunk = fgets($stream);
+            if ($chunk === false) {
+                if (feof($stream)) {
+                    throw new RuntimeException("child exited (got: '$line')");
+                }
+                continue;
+            }
+            $line .= $chunk;
+            if (str_ends_with($line, "\n")) {
+                return rtrim($line, "\n");
+            }
+        }
+    }
+}
+
+function nlb_rss_kb(): int
+{
+    return preg_match('/^VmRSS:\s+(\d+)/m', (string) file_get_contents('/proc/self/status'), $m) ? (int) $m[1] : -1;
+}
