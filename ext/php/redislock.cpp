@@ -857,6 +857,18 @@ ZEND_METHOD(RedisLock, ensureRedisIsSet) {
     if (!ensure_redis()) RETURN_THROWS();
 }
 
+// create() and createAndLock() pass ($name, $timeout, $failBehavior = FAIL_EXCEPT) on; the
+// default is a new string the caller must release when fail_behavior was not given.
+static void forward_create_args(zval args[3], zval *name, zval *timeout, zval *fail_behavior) {
+    ZVAL_COPY_VALUE(&args[0], name);
+    ZVAL_COPY_VALUE(&args[1], timeout);
+    if (fail_behavior) {
+        ZVAL_COPY_VALUE(&args[2], fail_behavior);
+    } else {
+        default_fail_behavior(&args[2]);
+    }
+}
+
 ZEND_METHOD(RedisLock, create) {
     zval *name, *timeout, *fail_behavior = nullptr;
     ZEND_PARSE_PARAMETERS_START(2, 3)
@@ -866,13 +878,7 @@ ZEND_METHOD(RedisLock, create) {
     Z_PARAM_ZVAL(fail_behavior)
     ZEND_PARSE_PARAMETERS_END();
     zval args[3];
-    ZVAL_COPY_VALUE(&args[0], name);
-    ZVAL_COPY_VALUE(&args[1], timeout);
-    if (fail_behavior) {
-        ZVAL_COPY_VALUE(&args[2], fail_behavior);
-    } else {
-        default_fail_behavior(&args[2]);
-    }
+    forward_create_args(args, name, timeout, fail_behavior);
     zend_class_entry *scope = zend_get_called_scope(execute_data);
     bool ok = instantiate(scope ? scope : redislock_ce, args, return_value);
     if (!fail_behavior) zval_ptr_dtor(&args[2]);
@@ -888,13 +894,7 @@ ZEND_METHOD(RedisLock, createAndLock) {
     Z_PARAM_ZVAL(fail_behavior)
     ZEND_PARSE_PARAMETERS_END();
     zval args[3];
-    ZVAL_COPY_VALUE(&args[0], name);
-    ZVAL_COPY_VALUE(&args[1], timeout);
-    if (fail_behavior) {
-        ZVAL_COPY_VALUE(&args[2], fail_behavior);
-    } else {
-        default_fail_behavior(&args[2]);
-    }
+    forward_create_args(args, name, timeout, fail_behavior);
     zend_class_entry *scope = zend_get_called_scope(execute_data);
     if (!scope) scope = redislock_ce;
 

@@ -1,4 +1,5 @@
 <?php
+require __DIR__ . '/end_request.inc';
 // Takes a SharedLock with the driver asked and ends the request in the way asked, without
 // releasing it. Prints: pid, 1 if acquired, the connection id of the lock's session.
 use ItsMieger\MySqlSharedLocks\SharedLock;
@@ -32,21 +33,4 @@ $st = SharedLock::getConnection()->prepare('SELECT connection_id FROM shared_loc
 $st->execute([$name]);
 echo getmypid(), ' ', $got, ' ', (int) $st->fetchColumn(), "\n";
 unset($st);
-while (ob_get_level()) {
-    ob_end_flush();
-}
-flush();
-switch ($_GET['end'] ?? 'normal') {
-    case 'exit':
-        exit(0);
-    case 'exception':
-        throw new RuntimeException('uncaught on purpose');
-    case 'fatal':
-        ini_set('memory_limit', '8M');
-        $GLOBALS['keep'] = $lock;
-        $waste = str_repeat('x', 64 * 1024 * 1024);
-        break;
-    case 'global':
-        $GLOBALS['keep'] = $lock;
-        break;
-}
+end_request_as_asked($lock ?? null);
