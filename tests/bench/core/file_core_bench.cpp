@@ -57,7 +57,8 @@ void BM_MapName(benchmark::State &state) {
 BENCHMARK(BM_MapName);
 
 void BM_LockFilePath(benchmark::State &state) {
-    for (auto _ : state) benchmark::DoNotOptimize(lock_file_path("/var/lock/app/", "nightly-report:tenant-42"));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(lock_file_path("/var/lock/app/", "nightly-report:tenant-42"));
 }
 BENCHMARK(BM_LockFilePath);
 
