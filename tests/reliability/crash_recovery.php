@@ -15,12 +15,7 @@ $opt = rel_options(['backend' => 'file', 'trials' => 100, 'test' => 'crash-recov
 $started = microtime(true);
 $tried = "{$opt['trials']} trials: holder SIGKILLed at a random point (before/during acquire, holding, during/after release), half of them with a waiting rival";
 rel_guard($opt['test'], $opt['backend'], $tried, $started);
-try {
-    $backend = rel_backend($opt['backend']);
-} catch (BackendUnavailable $e) {
-    rel_report($opt['test'], $opt['backend'], $tried, 0, [], $started, [], $e->getMessage());
-    exit(1);
-}
+$backend = rel_backend_or_report($opt['test'], $opt['backend'], $tried, $started);
 $backend->prepare('crash');
 $work = sys_get_temp_dir() . '/nl-rel-crash-' . getmypid();
 @mkdir($work);

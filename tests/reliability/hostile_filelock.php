@@ -11,12 +11,7 @@ $opt = rel_options(['test' => 'hostile-filelock']);
 $started = microtime(true);
 $tried = 'wrong types, bad timeouts, hostile $lockpath values (file, symlinks, /proc/, missing, vanishing, NUL), symlinks/FIFO/directory planted at the lock path';
 rel_guard($opt['test'], 'file', $tried, $started);
-try {
-    $backend = rel_backend('file');
-} catch (BackendUnavailable $e) {
-    rel_report($opt['test'], 'file', $tried, 0, [], $started, [], $e->getMessage());
-    exit(1);
-}
+$backend = rel_backend_or_report($opt['test'], 'file', $tried, $started);
 $backend->prepare('hostile');
 $locks = $backend->directory();          // $lockpath
 $sandbox = dirname($locks) . '/';        // its parent: nothing may appear here uninvited

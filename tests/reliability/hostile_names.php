@@ -14,12 +14,7 @@ $started = microtime(true);
 $names = hostile_names($opt['random'], $seed);
 $tried = count($names) - $opt['random'] . " hostile names (empty, 1 MiB, NUL, invalid UTF-8, ../, %00, SQL/Lua/RESP metacharacters) + {$opt['random']} random byte strings (seed $seed)";
 rel_guard($opt['test'], $opt['backend'], $tried, $started);
-try {
-    $backend = rel_backend($opt['backend']);
-} catch (BackendUnavailable $e) {
-    rel_report($opt['test'], $opt['backend'], $tried, 0, [], $started, [], $e->getMessage());
-    exit(1);
-}
+$backend = rel_backend_or_report($opt['test'], $opt['backend'], $tried, $started);
 $backend->prepare('names');
 
 /**

@@ -11,12 +11,7 @@ $opt = rel_options(['backend' => 'file', 'procs' => 8, 'cycles' => 2000, 'test' 
 $started = microtime(true);
 $tried = "{$opt['procs']} processes x {$opt['cycles']} cycles of lock/read-increment-write/unlock, random try/blocking mix and sleeps";
 rel_guard($opt['test'], $opt['backend'], $tried, $started);
-try {
-    $backend = rel_backend($opt['backend']);
-} catch (BackendUnavailable $e) {
-    rel_report($opt['test'], $opt['backend'], $tried, 0, [], $started, [], $e->getMessage());
-    exit(1);
-}
+$backend = rel_backend_or_report($opt['test'], $opt['backend'], $tried, $started);
 $backend->prepare('mutex');
 $work = sys_get_temp_dir() . '/nl-rel-mutex-' . getmypid();
 @mkdir($work);

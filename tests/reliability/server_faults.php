@@ -12,12 +12,7 @@ $opt = rel_options(['backend' => 'redis', 'rounds' => 3, 'test' => 'server-fault
 $started = microtime(true);
 $tried = "{$opt['rounds']} rounds x (stop while held, SIGKILL while a waiter waits, SIGSTOP-frozen while held, restart while held): calls during the outage and the first call after it";
 rel_guard($opt['test'], $opt['backend'], $tried, $started);
-try {
-    $backend = rel_backend($opt['backend']);
-} catch (BackendUnavailable $e) {
-    rel_report($opt['test'], $opt['backend'], $tried, 0, [], $started, [], $e->getMessage());
-    exit(1);
-}
+$backend = rel_backend_or_report($opt['test'], $opt['backend'], $tried, $started);
 if (!$backend instanceof ServerBackend) {
     rel_report($opt['test'], $opt['backend'], $tried, 0, [], $started, [], 'this backend has no server');
     exit(1);
