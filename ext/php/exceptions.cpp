@@ -1,7 +1,5 @@
 #include "exceptions.h"
 
-#include <string>
-
 extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "ext/spl/spl_exceptions.h"
@@ -11,24 +9,52 @@ extern "C" {
 
 namespace nativelock::php {
 
-void throw_current_exception(zend_class_entry *fallback, const char *context) noexcept {
+CaughtError capture_current_exception() noexcept {
+    CaughtError error;
     try {
         try {
             throw;
         } catch (const InvalidArgument &e) {
-            zend_value_error("%s", e.what());
+            error.kind = CaughtError::Kind::InvalidArgument;
+            error.message = e.what();
         } catch (const std::bad_alloc &) {
-            zend_throw_error(nullptr, "nativelock: out of memory");
+            error.kind = CaughtError::Kind::OutOfMemory;
         } catch (const std::exception &e) {
-            std::string message = context ? std::string(context) + ": " + e.what() : e.what();
-            zend_throw_exception(fallback ? fallback : spl_ce_RuntimeException, message.c_str(), 0);
+            error.kind = CaughtError::Kind::Other;
+            error.message = e.what();
         } catch (...) {
-            zend_throw_exception(fallback ? fallback : spl_ce_RuntimeException,
-                                 "nativelock: unknown internal error", 0);
+            error.kind = CaughtError::Kind::Unknown;
         }
     } catch (...) {
-        // Building the message itself failed; the exception above is all we can do.
-        zend_throw_error(nullptr, "nativelock: internal error");
+        // Copying the message itself ran out of memory.
+        error.kind = CaughtError::Kind::OutOfMemory;
+        error.message.clear();
+    }
+    return error;
+}
+
+void throw_php_exception(const CaughtError &error, zend_class_entry *fallback,
+                         const char *context) noexcept {
+    zend_class_entry *ce = fallback ? fallback : spl_ce_RuntimeException;
+    switch (error.kind) {
+        case CaughtError::Kind::None:
+            return;
+        case CaughtError::Kind::InvalidArgument:
+            zend_value_error("%s", error.message.c_str());
+            return;
+        case CaughtError::Kind::OutOfMemory:
+            zend_throw_error(nullptr, "nativelock: out of memory");
+            return;
+        case CaughtError::Kind::Other:
+            if (context) {
+                zend_throw_exception_ex(ce, 0, "%s: %s", context, error.message.c_str());
+            } else {
+                zend_throw_exception(ce, error.message.c_str(), 0);
+            }
+            return;
+        case CaughtError::Kind::Unknown:
+            zend_throw_exception(ce, "nativelock: unknown internal error", 0);
+            return;
     }
 }
 

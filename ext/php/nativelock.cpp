@@ -89,7 +89,7 @@ static PHP_RINIT_FUNCTION(nativelock) {
 #if defined(COMPILE_DL_NATIVELOCK) && defined(ZTS)
     ZEND_TSRMLS_CACHE_UPDATE();
 #endif
-    NATIVELOCK_G(held_locks) = nullptr;
+    for (auto &head : NATIVELOCK_G(held_locks)) head = nullptr;
     nativelock_filelock_rinit();
     nativelock_sharedlock_rinit();
     return SUCCESS;

@@ -24,7 +24,8 @@ double mysql_connect_timeout;
 double mysql_read_timeout;
 char *sharedlock_driver;
 // Held locks of this request, released at request end (see request_registry.h).
-nativelock::php::RegistryEntry *held_locks;
+// One list per release phase (kReleasePhases in request_registry.h).
+nativelock::php::RegistryEntry *held_locks[2];
 // date('d-m-Y H:i:s') of the last second asked, for owner records.
 time_t timestamp_second;
 char timestamp_text[32];

@@ -1006,13 +1006,15 @@ ZEND_METHOD(RedisLock, releaseAllCurrentlyHeldLocks) {
     // Unlink every held RedisLock first (user destructors run by the releases below must not
     // see a half-walked list), then release them one by one.
     uint32_t count = 0;
-    for (RegistryEntry *e = NATIVELOCK_G(held_locks); e; e = e->next) {
+    for (RegistryEntry *e = NATIVELOCK_G(held_locks)[nativelock::php::kReleaseAtRequestShutdown]; e;
+         e = e->next) {
         if (is_redislock_entry(e)) ++count;
     }
     if (count == 0) return;
     auto **objects = static_cast<zend_object **>(safe_emalloc(count, sizeof(zend_object *), 0));
     uint32_t n = 0;
-    for (RegistryEntry *e = NATIVELOCK_G(held_locks); e;) {
+    for (RegistryEntry *e = NATIVELOCK_G(held_locks)[nativelock::php::kReleaseAtRequestShutdown];
+         e;) {
         RegistryEntry *next = e->next;
         if (is_redislock_entry(e)) {
             nativelock::php::registry_remove(e);

@@ -4,12 +4,20 @@
 
 namespace nativelock::php {
 
+namespace {
+// One list per phase, so that draining one phase never walks past entries of the other.
+RegistryEntry *&head_of(const RegistryEntry *entry) {
+    return NATIVELOCK_G(held_locks)[entry->phase];
+}
+}  // namespace
+
 void registry_add(RegistryEntry *entry) {
     if (entry->linked) return;
+    RegistryEntry *&head = head_of(entry);
     entry->prev = nullptr;
-    entry->next = NATIVELOCK_G(held_locks);
+    entry->next = head;
     if (entry->next) entry->next->prev = entry;
-    NATIVELOCK_G(held_locks) = entry;
+    head = entry;
     entry->linked = true;
 }
 
@@ -18,7 +26,7 @@ void registry_remove(RegistryEntry *entry) {
     if (entry->prev) {
         entry->prev->next = entry->next;
     } else {
-        NATIVELOCK_G(held_locks) = entry->next;
+        head_of(entry) = entry->next;
     }
     if (entry->next) entry->next->prev = entry->prev;
     entry->prev = entry->next = nullptr;
@@ -26,14 +34,11 @@ void registry_remove(RegistryEntry *entry) {
 }
 
 void registry_drain(int phase) {
-    RegistryEntry *entry = NATIVELOCK_G(held_locks);
-    while (entry) {
-        RegistryEntry *next = entry->next;
-        if (entry->phase == phase) {
-            registry_remove(entry);
-            if (entry->release) entry->release(entry);
-        }
-        entry = next;
+    // Never keep `next` across a release: releasing one lock can free the object that embeds
+    // the next entry (it unlinks itself as it goes).
+    while (RegistryEntry *entry = NATIVELOCK_G(held_locks)[phase]) {
+        registry_remove(entry);
+        if (entry->release) entry->release(entry);
     }
 }
 

@@ -18,10 +18,13 @@ struct RegistryEntry {
 
 constexpr int kReleaseAtRequestShutdown = 0;
 constexpr int kReleaseAtShutdownFunction = 1;
+constexpr int kReleasePhases = 2;
 
 void registry_add(RegistryEntry *entry);
 void registry_remove(RegistryEntry *entry);
-// Releases and unlinks every entry of the given phase.
+// Releases and unlinks every entry of the given phase. A release may free other entries
+// (an object held only by a released lock's property) or add new ones: the drain takes the
+// current head each time and keeps no pointer across a release.
 void registry_drain(int phase);
 
 }  // namespace nativelock::php
