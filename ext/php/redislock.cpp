@@ -10,10 +10,12 @@
 #include "php_nativelock.h"
 
 extern "C" {
+#include "Zend/zend_attributes.h"
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
 #include "ext/spl/spl_exceptions.h"
 #include "ext/standard/info.h"
+#include "ext/standard/url.h"
 }
 
 #include <hiredis/hiredis.h>
@@ -22,6 +24,7 @@ extern "C" {
 #include <cmath>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "common/error.hpp"
@@ -302,6 +305,10 @@ struct RawParams {
     zend_long database = 0;
     double connect_timeout = 0;
     double read_timeout = 0;
+    // parse_url($uri), taken before any C++ object exists (it allocates on the Zend heap);
+    // nullptr where parse_url() returns false.
+    php_url *url = nullptr;
+    bool url_has_port = false;
 };
 
 void raw_free(RawParams &raw) {
@@ -310,6 +317,8 @@ void raw_free(RawParams &raw) {
         if (*s) zend_string_release(*s);
         *s = nullptr;
     }
+    if (raw.url) php_url_free(raw.url);
+    raw.url = nullptr;
 }
 
 bool class_is(zend_class_entry *ce, const char *lcname) {
@@ -581,7 +590,23 @@ std::string to_std(const zend_string *s) {
 std::shared_ptr<const ConnectionParams> build_params(const RawParams &raw) {
     ConnectionParams p;
     if (raw.uri) {
-        p = nativelock::redis::parse_uri(std::string_view(ZSTR_VAL(raw.uri), ZSTR_LEN(raw.uri)));
+        std::optional<nativelock::redis::UriParts> url;
+        if (raw.url) {
+            url.emplace();
+            auto part = [](zend_string *s) {
+                return s ? std::optional<std::string>(to_std(s)) : std::nullopt;
+            };
+            url->scheme = part(raw.url->scheme);
+            url->user = part(raw.url->user);
+            url->pass = part(raw.url->pass);
+            url->host = part(raw.url->host);
+            url->path = part(raw.url->path);
+            url->query = part(raw.url->query);
+            url->fragment = part(raw.url->fragment);
+            if (raw.url_has_port) url->port = raw.url->port;
+        }
+        p = nativelock::redis::parse_uri(std::string_view(ZSTR_VAL(raw.uri), ZSTR_LEN(raw.uri)),
+                                         url);
     } else {
         std::string scheme = to_std(raw.scheme);
         for (auto &c : scheme) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
@@ -622,6 +647,7 @@ bool configure_from(zval *redis) {
     bool ok = true;
     if (Z_TYPE_P(redis) == IS_STRING) {
         raw.uri = zend_string_copy(Z_STR_P(redis));
+        raw.url = php_url_parse_ex2(ZSTR_VAL(raw.uri), ZSTR_LEN(raw.uri), &raw.url_has_port);
     } else if (Z_TYPE_P(redis) == IS_OBJECT && class_is(Z_OBJCE_P(redis), "credis_client")) {
         ok = gather_credis(Z_OBJ_P(redis), raw);
     } else if (Z_TYPE_P(redis) == IS_OBJECT && class_is(Z_OBJCE_P(redis), "redis")) {
@@ -1203,6 +1229,12 @@ void nativelock_redislock_minit(int) {
     connection_exception_ce = register_class_RedisLockConnectionException(fail_exception_ce);
     redislock_ce = register_class_RedisLock();
     redislock_ce->create_object = create_object;
+    // setRedis(#[\SensitiveParameter] $redis): traces show Object(SensitiveParameterValue)
+    // instead of a URI with its password.
+    zend_add_parameter_attribute(
+        static_cast<zend_function *>(zend_hash_str_find_ptr(&redislock_ce->function_table,
+                                                            "setredis", sizeof("setredis") - 1)),
+        0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
     memcpy(&redislock_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
     redislock_handlers.offset = XtOffsetOf(LockObject, std);
     redislock_handlers.free_obj = free_object;
