@@ -23,9 +23,15 @@ register_shutdown_function(function () use ($name, $holder, $t) {
     $r->del('redislock:' . $name);
 });
 pcntl_async_signals(true);
-pcntl_signal(SIGALRM, function () { echo "handler exits\n"; exit(3); });
+$storm = null;
+pcntl_signal(SIGALRM, function () use (&$storm) {
+    // The storm stops first: a signal arriving during shutdown must not run this again.
+    pcntl_signal(SIGALRM, SIG_IGN);
+    nl_stop_child($storm);
+    echo "handler exits\n";
+    exit(3);
+});
 $storm = nl_signal_storm();
-register_shutdown_function(fn () => nl_stop_child($storm));
 RedisLock::createAndLock($name, 30, RedisLock::FAIL_BLOCK);
 echo "not reached\n";
 ?>

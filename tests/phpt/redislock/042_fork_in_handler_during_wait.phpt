@@ -37,7 +37,6 @@ pcntl_signal(SIGALRM, function () use (&$children, &$clientsDuringWait, $r, $par
     }
     $children[] = $pid;
 });
-pcntl_alarm(1);
 $storm = nl_signal_storm();
 $t = microtime(true);
 $lock = RedisLock::createAndLock($name, 30, RedisLock::FAIL_BLOCK);
