@@ -14,6 +14,7 @@ class RedisLockFailException extends Exception {}
 class RedisLockConnectionException extends RedisLockFailException {}
 
 /**
+ * @not-serializable
  * Atomic, distributed locking with Redis: a drop-in, native replacement for the RedisLock
  * gist (Credis). Same keys ("redislock:" . $name) and values on the wire, so processes running
  * the original class and processes running this one exclude each other.
@@ -74,6 +75,8 @@ class RedisLock
      * Which Redis server to use. Accepts a Credis_Client, a phpredis \Redis, a Predis\Client
      * (single node) or a string redis://[user:pass@]host[:port][/db], tcp://host:port,
      * unix:///path or /path. The extension opens its own connection with those parameters.
+     * The argument is marked #[\SensitiveParameter] (added in MINIT: the generated arginfo
+     * does not compile as C++), so stack traces never show a password.
      * @param \Credis_Client|\Redis|\Predis\Client|string $redis
      * @return void
      */

@@ -10,10 +10,12 @@
 #include "php_nativelock.h"
 
 extern "C" {
+#include "Zend/zend_attributes.h"
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
 #include "ext/spl/spl_exceptions.h"
 #include "ext/standard/info.h"
+#include "ext/standard/url.h"
 }
 
 #include <hiredis/hiredis.h>
@@ -22,12 +24,14 @@ extern "C" {
 #include <cmath>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "common/error.hpp"
 #include "common/random.hpp"
 #include "common/process.hpp"
 #include "exceptions.h"
+#include "interrupts.h"
 #include "redis/connection.hpp"
 #include "redis/lock.hpp"
 #include "redis/params.hpp"
@@ -220,23 +224,70 @@ void set_needs_release(zend_object *object, bool value) {
 
 // ---- exceptions --------------------------------------------------------------------------
 
-void throw_current() noexcept {
+// What a C++ exception becomes in PHP, captured inside the catch block and thrown after it
+// (constructing a PHP exception object may run user code: never inside a C++ catch). Trivially
+// destructible, so nothing with a destructor is live while PHP runs.
+enum class ErrorKind { None, Value, OutOfMemory, Exception };
+struct PendingError {
+    ErrorKind kind = ErrorKind::None;
+    zend_class_entry *ce = nullptr;
+    char message[1024] = "";
+};
+
+void pending_set(PendingError &out, ErrorKind kind, zend_class_entry *ce,
+                 const char *message) noexcept {
+    out.kind = kind;
+    out.ce = ce;
+    snprintf(out.message, sizeof out.message, "%s", message);
+}
+
+// Call only from a catch block; touches nothing of PHP.
+void capture_current(PendingError &out) noexcept {
     try {
         throw;
     } catch (const nativelock::ConnectionError &e) {
-        zend_throw_exception(connection_exception_ce, e.what(), 0);
+        pending_set(out, ErrorKind::Exception, connection_exception_ce, e.what());
+    } catch (const nativelock::InvalidArgument &e) {
+        pending_set(out, ErrorKind::Value, nullptr, e.what());
+    } catch (const std::bad_alloc &) {
+        pending_set(out, ErrorKind::OutOfMemory, nullptr, "");
+    } catch (const std::exception &e) {
+        pending_set(out, ErrorKind::Exception, fail_exception_ce, e.what());
     } catch (...) {
-        nativelock::php::throw_current_exception(fail_exception_ce, nullptr);
+        pending_set(out, ErrorKind::Exception, fail_exception_ce,
+                    "nativelock: unknown internal error");
     }
 }
 
-#define RL_TRY try {
-#define RL_CATCH         \
-    }                    \
-    catch (...) {        \
-        throw_current(); \
-        RETURN_THROWS(); \
+// Call after the catch block was left. Returns whether an exception was thrown.
+bool throw_pending(const PendingError &error) {
+    switch (error.kind) {
+        case ErrorKind::None:
+            return false;
+        case ErrorKind::Value:
+            zend_value_error("%s", error.message);
+            return true;
+        case ErrorKind::OutOfMemory:
+            zend_throw_error(nullptr, "nativelock: out of memory");
+            return true;
+        case ErrorKind::Exception:
+            zend_throw_exception(error.ce, error.message, 0);
+            return true;
     }
+    return false;
+}
+
+// RL_TRY … RL_CATCH around a method body that returns from inside the try on success.
+#define RL_TRY             \
+    PendingError rl_error; \
+    try {
+#define RL_CATCH                   \
+    }                              \
+    catch (...) {                  \
+        capture_current(rl_error); \
+    }                              \
+    throw_pending(rl_error);       \
+    RETURN_THROWS();
 
 // ---- setRedis() --------------------------------------------------------------------------
 
@@ -254,6 +305,10 @@ struct RawParams {
     zend_long database = 0;
     double connect_timeout = 0;
     double read_timeout = 0;
+    // parse_url($uri), taken before any C++ object exists (it allocates on the Zend heap);
+    // nullptr where parse_url() returns false.
+    php_url *url = nullptr;
+    bool url_has_port = false;
 };
 
 void raw_free(RawParams &raw) {
@@ -262,6 +317,8 @@ void raw_free(RawParams &raw) {
         if (*s) zend_string_release(*s);
         *s = nullptr;
     }
+    if (raw.url) php_url_free(raw.url);
+    raw.url = nullptr;
 }
 
 bool class_is(zend_class_entry *ce, const char *lcname) {
@@ -533,7 +590,23 @@ std::string to_std(const zend_string *s) {
 std::shared_ptr<const ConnectionParams> build_params(const RawParams &raw) {
     ConnectionParams p;
     if (raw.uri) {
-        p = nativelock::redis::parse_uri(std::string_view(ZSTR_VAL(raw.uri), ZSTR_LEN(raw.uri)));
+        std::optional<nativelock::redis::UriParts> url;
+        if (raw.url) {
+            url.emplace();
+            auto part = [](zend_string *s) {
+                return s ? std::optional<std::string>(to_std(s)) : std::nullopt;
+            };
+            url->scheme = part(raw.url->scheme);
+            url->user = part(raw.url->user);
+            url->pass = part(raw.url->pass);
+            url->host = part(raw.url->host);
+            url->path = part(raw.url->path);
+            url->query = part(raw.url->query);
+            url->fragment = part(raw.url->fragment);
+            if (raw.url_has_port) url->port = raw.url->port;
+        }
+        p = nativelock::redis::parse_uri(std::string_view(ZSTR_VAL(raw.uri), ZSTR_LEN(raw.uri)),
+                                         url);
     } else {
         std::string scheme = to_std(raw.scheme);
         for (auto &c : scheme) c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
@@ -574,6 +647,7 @@ bool configure_from(zval *redis) {
     bool ok = true;
     if (Z_TYPE_P(redis) == IS_STRING) {
         raw.uri = zend_string_copy(Z_STR_P(redis));
+        raw.url = php_url_parse_ex2(ZSTR_VAL(raw.uri), ZSTR_LEN(raw.uri), &raw.url_has_port);
     } else if (Z_TYPE_P(redis) == IS_OBJECT && class_is(Z_OBJCE_P(redis), "credis_client")) {
         ok = gather_credis(Z_OBJ_P(redis), raw);
     } else if (Z_TYPE_P(redis) == IS_OBJECT && class_is(Z_OBJCE_P(redis), "redis")) {
@@ -595,12 +669,14 @@ bool configure_from(zval *redis) {
         raw_free(raw);
         return false;
     }
+    PendingError error;
     try {
         shared().params = build_params(raw);
     } catch (...) {
-        nativelock::php::throw_current_exception(fail_exception_ce, nullptr);
+        capture_current(error);
     }
     raw_free(raw);
+    throw_pending(error);
     return !EG(exception);
 }
 
@@ -683,6 +759,7 @@ void construct(zend_object *object, zval *name, zval *timeout, zval *fail_behavi
         state.held = false;
     }
     zend_string *value_str = nullptr;
+    PendingError error;
     try {
         state.name.assign(ZSTR_VAL(name_str), ZSTR_LEN(name_str));
         state.value = nativelock::random::base64_token(15);
@@ -691,11 +768,10 @@ void construct(zend_object *object, zval *name, zval *timeout, zval *fail_behavi
         state.constructed = true;
         value_str = zend_string_init(state.value.data(), state.value.size(), 0);
     } catch (...) {
-        zend_string_release(name_str);
-        throw_current();
-        return;
+        capture_current(error);
     }
     zend_string_release(name_str);
+    if (throw_pending(error)) return;
     zval tmp;
     write_property(object, kPropName, name);
     ZVAL_STR(&tmp, value_str);
@@ -746,11 +822,68 @@ zend_string *lock_key(zend_object *object, const LockState &state) {
     return key;
 }
 
-bool php_interrupted() {
-    return zend_atomic_bool_load_ex(&EG(vm_interrupt));
+enum class LockOutcome { Acquired, NotAcquired, Error, Thrown, Bailout };
+
+// The lock's TTL as sent to the server (SPEC §2 numbers): at least 1 s (0 and negative
+// values are a ValueError at lock()), at most kMaxTtlSeconds (larger values are clamped:
+// servers before Redis 7 wrap EX overflows into an expired key).
+constexpr long long kMaxTtlSeconds = 1000000000LL;  // ~31.7 years
+
+long long effective_ttl(long long seconds) {
+    return seconds > kMaxTtlSeconds ? kMaxTtlSeconds : seconds;
 }
 
-enum class LockOutcome { Acquired, NotAcquired, Error };
+// The C++ part of lock(): every C++ object of the wait lives in this frame. Pending PHP
+// signal handlers run between waits (inside zend_try, see interrupts.h) and the wait goes on
+// with the same deadline. Returns Thrown when a handler threw or exited, Bailout when PHP must
+// bail out (the caller does so once this frame is gone), Error with `error` filled.
+LockOutcome lock_natively(zend_object *object, std::string_view key, double budget,
+                          PendingError &error) noexcept {
+    try {
+        // A copy: setRedis() called by a signal handler does not move a wait in progress.
+        std::shared_ptr<const ConnectionParams> params = shared().params;
+        LockState *state = &from_object(object)->state;
+        std::string value = state->value;
+        long long ttl = effective_ttl(state->timeout);
+        bool got;
+        if (budget > 0) {
+            auto deadline = nativelock::Deadline::after(budget);  // >= 1e9 s or INF: never
+            nativelock::redis::AcquireWait wait(*params, std::string(key), value, ttl);
+            for (;;) {
+                // Fetched again each round: a handler may have used or replaced the pooled
+                // connection.
+                auto &conn = shared().pool.get(*params);
+                auto outcome = wait.wait(conn, deadline, nativelock::php::interrupt_pending);
+                if (outcome != nativelock::redis::WaitOutcome::Interrupted) {
+                    got = outcome == nativelock::redis::WaitOutcome::Acquired;
+                    break;
+                }
+                switch (nativelock::php::run_pending_interrupts()) {
+                    case nativelock::php::AfterInterrupt::KeepWaiting:
+                        continue;
+                    case nativelock::php::AfterInterrupt::Exception:
+                        return LockOutcome::Thrown;
+                    case nativelock::php::AfterInterrupt::Bailout:
+                        return LockOutcome::Bailout;
+                }
+            }
+        } else {
+            auto &conn = shared().pool.get(*params);
+            got = nativelock::redis::try_acquire(conn, key, value, ttl);
+        }
+        if (!got) return LockOutcome::NotAcquired;
+        state = &from_object(object)->state;
+        state->held = true;
+        state->value = std::move(value);
+        state->pid = nativelock::process::current_pid();
+        state->key.assign(key.data(), key.size());
+        state->params = std::move(params);
+        return LockOutcome::Acquired;
+    } catch (...) {
+        capture_current(error);
+        return LockOutcome::Error;
+    }
+}
 
 // lock(): acquires per the fail behaviour. Sets return_value like the original (true/false)
 // or leaves an exception pending.
@@ -758,56 +891,46 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
     if (!ensure_redis()) return;
     LockState *state = constructed_state(object);
     if (!state) return;
+    if (state->timeout < 1) {
+        zend_value_error(
+            "RedisLock::lock(): the lock's $timeout (TTL) must be at least 1 second, " ZEND_LONG_FMT
+            " given",
+            static_cast<zend_long>(state->timeout));
+        return;
+    }
     zend_string *key = lock_key(object, *state);
     if (!key) return;
+    state = &from_object(object)->state;  // key() may have run user code
+    double budget =
+        has_max_wait ? max_wait : (state->fail == Fail::Block ? kDefaultBlockBudget : 0.0);
 
-    LockOutcome outcome = LockOutcome::Error;
-    try {
-        auto params = shared().params;
-        auto &conn = shared().pool.get(*params);
-        std::string_view key_view(ZSTR_VAL(key), ZSTR_LEN(key));
-        bool got;
-        double budget =
-            has_max_wait ? max_wait : (state->fail == Fail::Block ? kDefaultBlockBudget : 0.0);
-        if (budget > 0) {
-            auto deadline = std::isinf(budget) ? nativelock::Deadline::never()
-                                               : nativelock::Deadline::after(budget);
-            got = nativelock::redis::acquire_waiting(conn, *params, key_view, state->value,
-                                                     state->timeout, deadline, php_interrupted);
-        } else {
-            got = nativelock::redis::try_acquire(conn, key_view, state->value, state->timeout);
-        }
-        if (got) {
-            state->held = true;
-            state->pid = nativelock::process::current_pid();
-            state->key.assign(key_view.data(), key_view.size());
-            state->params = std::move(params);
-            outcome = LockOutcome::Acquired;
-        } else {
-            outcome = LockOutcome::NotAcquired;
-        }
-    } catch (...) {
-        throw_current();
-    }
+    PendingError error;
+    LockOutcome outcome =
+        lock_natively(object, std::string_view(ZSTR_VAL(key), ZSTR_LEN(key)), budget, error);
     zend_string_release(key);
-    if (outcome == LockOutcome::Error) return;
+    if (outcome == LockOutcome::Bailout) zend_bailout();
+    if (outcome == LockOutcome::Thrown) return;
+    if (outcome == LockOutcome::Error) {
+        throw_pending(error);
+        return;
+    }
     if (outcome == LockOutcome::Acquired) {
         track(object);
         set_needs_release(object, true);
         RETURN_TRUE;
     }
-    const std::string &name = state->name;
+    state = &from_object(object)->state;
     switch (state->fail) {
         case Fail::Except:
             zend_throw_exception_ex(fail_exception_ce, 0, "Could not get lock \"%.*s\"",
-                                    static_cast<int>(name.size()), name.data());
+                                    static_cast<int>(state->name.size()), state->name.data());
             return;
         case Fail::Return:
             RETURN_FALSE;
         case Fail::Block:
             zend_throw_exception_ex(fail_exception_ce, 0,
                                     "Could not get lock \"%.*s\" after 5 tries.",
-                                    static_cast<int>(name.size()), name.data());
+                                    static_cast<int>(state->name.size()), state->name.data());
             return;
     }
 }
@@ -987,14 +1110,13 @@ ZEND_METHOD(RedisLock, release) {
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     auto &state = from_object(object)->state;
     if (!state.held) return;
-    bool done = false;
+    PendingError error;
     try {
         native_release(state);
-        done = true;
     } catch (...) {
-        throw_current();
+        capture_current(error);
     }
-    if (!done) RETURN_THROWS();
+    if (throw_pending(error)) RETURN_THROWS();
     bool drop_ref = untrack(state);
     set_needs_release(object, false);
     if (drop_ref) OBJ_RELEASE(object);
@@ -1035,12 +1157,13 @@ ZEND_METHOD(RedisLock, releaseAllCurrentlyHeldLocks) {
             zval_ptr_dtor(&rv);
             if (EG(exception)) failed = true;
         } else if (!failed) {
+            PendingError error;
             try {
                 native_release(state);
             } catch (...) {
-                throw_current();
-                failed = true;
+                capture_current(error);
             }
+            failed = throw_pending(error);
         }
         if (state.held) {
             // Not released (an error above): keep it tracked for request end.
@@ -1064,11 +1187,11 @@ ZEND_METHOD(RedisLock, refresh) {
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
     long long seconds = ttl_null ? state->timeout : ttl;
-    if (seconds <= 0 || seconds > 1000000000LL) {
-        zend_argument_value_error(1,
-                                  "must be null or a number of seconds between 1 and 1000000000");
+    if (seconds < 1) {
+        zend_argument_value_error(1, "must be null or a number of seconds >= 1");
         RETURN_THROWS();
     }
+    seconds = effective_ttl(seconds);
     if (!state->held || state->pid != nativelock::process::current_pid()) RETURN_FALSE;
     RL_TRY
     auto &conn = shared().pool.get(*state->params);
@@ -1108,6 +1231,12 @@ void nativelock_redislock_minit(int) {
     connection_exception_ce = register_class_RedisLockConnectionException(fail_exception_ce);
     redislock_ce = register_class_RedisLock();
     redislock_ce->create_object = create_object;
+    // setRedis(#[\SensitiveParameter] $redis): traces show Object(SensitiveParameterValue)
+    // instead of a URI with its password.
+    zend_add_parameter_attribute(
+        static_cast<zend_function *>(zend_hash_str_find_ptr(&redislock_ce->function_table,
+                                                            "setredis", sizeof("setredis") - 1)),
+        0, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
     memcpy(&redislock_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
     redislock_handlers.offset = XtOffsetOf(LockObject, std);
     redislock_handlers.free_obj = free_object;

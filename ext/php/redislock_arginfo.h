@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 9d79155e6d33dfdf5b4c7d1e6b0bfda3f64adf19 */
+ * Stub hash: dd7fc51607adfd867dc35e8e83a05ef5dd5c4e79 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedisLock_setRedis, 0, 0, 1)
 	ZEND_ARG_INFO(0, redis)
@@ -107,6 +107,7 @@ static zend_class_entry *register_class_RedisLock(void)
 
 	INIT_CLASS_ENTRY(ce, "RedisLock", class_RedisLock_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
 
 	zval const_DEFAULT_TIMEOUT_value;
 	ZVAL_LONG(&const_DEFAULT_TIMEOUT_value, 20);

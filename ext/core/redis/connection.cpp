@@ -3,7 +3,9 @@
 #include "common/process.hpp"
 
 #include <hiredis/hiredis.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -11,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/deadline.hpp"
 #include "common/error.hpp"
 
 namespace nativelock::redis {
@@ -68,18 +71,52 @@ const redisReply *reply_element(const redisReply *r, std::size_t i) {
     return i < reply_elements(r) ? r->element[i] : nullptr;
 }
 
+// Waits until fd shows `events` or `until` passes. EINTR (a signal; poll() is never restarted,
+// SA_RESTART or not) polls again with the time that is left, so signals neither cut the wait
+// short nor extend it. Returns false at the deadline.
+static bool wait_for(int fd, short events, const Deadline &until) {
+    for (;;) {
+        int left = until.remaining_ms(60 * 60 * 1000);
+        pollfd pfd{fd, events, 0};
+        int rc = ::poll(&pfd, 1, left);
+        if (rc > 0) return true;
+        if (rc == 0) {
+            if (until.expired()) return false;
+            continue;
+        }
+        if (errno != EINTR) return true;  // let the read/write report the error
+    }
+}
+
 Connection::Connection(const ConnectionParams &params)
     : params_(params), pid_(process::current_pid()) {
-    timeval connect_tv = to_timeval(params.connect_timeout);
-    ctx_ = params.unix_path.empty()
-               ? redisConnectWithTimeout(params.host.c_str(), params.port, connect_tv)
-               : redisConnectUnixWithTimeout(params.unix_path.c_str(), connect_tv);
+    // hiredis' own connect timeout gives up when a signal interrupts its poll() ("poll(2):
+    // Interrupted system call"): connect without blocking and wait here instead.
+    auto until = Deadline::after(params.connect_timeout > 0 ? params.connect_timeout : 0.001);
+    ctx_ = params.unix_path.empty() ? redisConnectNonBlock(params.host.c_str(), params.port)
+                                    : redisConnectUnixNonBlock(params.unix_path.c_str());
+    std::string why;
     if (!ctx_ || ctx_->err) {
-        std::string why = context_error(ctx_);
-        if (why.find("emporarily") != std::string::npos ||
-            why.find("timed out") != std::string::npos) {
-            why = "connect timed out after " + std::to_string(params.connect_timeout) + " s";
+        why = context_error(ctx_);
+    } else if (!wait_for(ctx_->fd, POLLOUT, until)) {
+        why = "connect timed out after " + std::to_string(params.connect_timeout) + " s";
+    } else {
+        int err = 0;
+        socklen_t len = sizeof err;
+        if (::getsockopt(ctx_->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
+        if (err != 0) {
+            why = std::strerror(err);
+        } else {
+            // From here on a blocking context, as redisConnectWithTimeout() leaves it.
+            int flags = ::fcntl(ctx_->fd, F_GETFL);
+            if (flags < 0 || ::fcntl(ctx_->fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+                why = std::string("fcntl: ") + std::strerror(errno);
+            } else {
+                ctx_->flags |= REDIS_BLOCK;
+            }
         }
+    }
+    if (!why.empty()) {
         if (ctx_) redisFree(ctx_);
         ctx_ = nullptr;
         throw ConnectionError("cannot connect to Redis at " + params.describe() + ": " + why);
@@ -171,15 +208,21 @@ void Connection::append(const std::vector<std::string_view> &args) {
 }
 
 Reply Connection::read_reply() {
-    void *raw = nullptr;
-    if (redisGetReply(ctx_, &raw) != REDIS_OK || !raw) {
-        std::string why = context_error(ctx_);
-        if (ctx_->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            why = "no reply within the read timeout (" + std::to_string(read_timeout_) + " s)";
-        }
-        fail(why);
+    // Not redisGetReply(): its read() restarts the full SO_RCVTIMEO after every signal.
+    int done = 0;
+    while (!done) {
+        if (redisBufferWrite(ctx_, &done) != REDIS_OK) fail(context_error(ctx_));
     }
-    return Reply(static_cast<redisReply *>(raw));
+    auto until = Deadline::after(read_timeout_);
+    for (;;) {
+        void *raw = nullptr;
+        if (redisGetReplyFromReader(ctx_, &raw) != REDIS_OK) fail(context_error(ctx_));
+        if (raw) return Reply(static_cast<redisReply *>(raw));
+        if (!wait_for(ctx_->fd, POLLIN, until)) {
+            fail("no reply within the read timeout (" + std::to_string(read_timeout_) + " s)");
+        }
+        if (redisBufferRead(ctx_) != REDIS_OK) fail(context_error(ctx_));
+    }
 }
 
 Reply Connection::command(const std::vector<std::string_view> &args) {
@@ -211,17 +254,23 @@ Reply Connection::buffered_reply() {
     return Reply(static_cast<redisReply *>(raw));
 }
 
-bool Connection::read_some(int timeout_ms) {
+ReadResult Connection::read_some(int timeout_ms, const std::function<bool()> &interrupted) {
     if (broken_ || !ctx_) fail("connection is broken");
-    pollfd pfd{ctx_->fd, POLLIN, 0};
-    int rc;
-    do {
-        rc = ::poll(&pfd, 1, timeout_ms);
-    } while (rc < 0 && errno == EINTR);
-    if (rc < 0) fail(std::string("poll: ") + std::strerror(errno));
-    if (rc == 0) return false;
+    auto until = Deadline::after(timeout_ms / 1000.0);
+    for (;;) {
+        if (interrupted && interrupted()) return ReadResult::Interrupted;
+        pollfd pfd{ctx_->fd, POLLIN, 0};
+        int rc = ::poll(&pfd, 1, until.remaining_ms(timeout_ms));
+        if (rc > 0) break;
+        if (rc == 0) {
+            if (until.expired()) return ReadResult::Timeout;
+            continue;
+        }
+        // A signal: the loop asks `interrupted` and polls again for the time that is left.
+        if (errno != EINTR) fail(std::string("poll: ") + std::strerror(errno));
+    }
     if (redisBufferRead(ctx_) != REDIS_OK) fail(context_error(ctx_));
-    return true;
+    return ReadResult::Data;
 }
 
 bool Connection::reusable() const {

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,10 +33,12 @@ std::string_view reply_string(const redisReply *r);  // status, error, string
 std::size_t reply_elements(const redisReply *r);
 const redisReply *reply_element(const redisReply *r, std::size_t i);
 
+enum class ReadResult { Data, Timeout, Interrupted };
+
 class Connection {
   public:
-    // Connects (connect timeout), sets the read timeout, AUTHs and SELECTs. Throws
-    // ConnectionError naming params.describe() and the cause.
+    // Connects (connect timeout, kept across signals), sets the read timeout, AUTHs and SELECTs.
+    // Throws ConnectionError naming params.describe() and the cause.
     explicit Connection(const ConnectionParams &params);
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
@@ -58,8 +61,10 @@ class Connection {
     // A reply already buffered, or nothing; never blocks.
     Reply buffered_reply();
     // Waits up to timeout_ms for the socket to become readable and reads what is there.
-    // Returns false on timeout. Throws ConnectionError on EOF or I/O error.
-    bool read_some(int timeout_ms);
+    // `interrupted` (may be empty) is asked before each poll and after a signal interrupts
+    // it: true returns Interrupted at once. Signals do not shorten or extend the wait.
+    // Throws ConnectionError on EOF or I/O error.
+    ReadResult read_some(int timeout_ms, const std::function<bool()> &interrupted = {});
 
     // Whether the connection can be reused: opened by this process, no error seen, and the
     // socket shows no pending data or EOF (a server restart or idle timeout closed it).

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/process.hpp"
 
 namespace nativelock::redis {
 
@@ -100,66 +101,105 @@ bool is_held(Connection &conn, std::string_view key, std::string_view value) {
     return !reply_is_nil(r.get()) && reply_string(r.get()) == value;
 }
 
-bool acquire_waiting(Connection &conn, const ConnectionParams &params, std::string_view key,
-                     std::string_view value, long long ttl_seconds, const Deadline &deadline,
-                     const std::function<bool()> &interrupted, WaitStats *stats) {
-    WaitStats local;
-    WaitStats &st = stats ? *stats : local;
-    ++st.attempts;
-    if (try_acquire(conn, key, value, ttl_seconds)) return true;
-    if (deadline.expired()) return false;
+AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::string value,
+                         long long ttl_seconds)
+    : params_(params),
+      key_(std::move(key)),
+      value_(std::move(value)),
+      ttl_seconds_(ttl_seconds),
+      ttl_(std::to_string(ttl_seconds)),
+      channel_(release_channel(key_)) {}
 
-    // Subscribe before the next attempt, so a release after that attempt cannot go unseen.
-    Connection subscriber(params);
-    std::string channel = release_channel(key);
-    subscriber.send({"SUBSCRIBE", channel});
+bool AcquireWait::subscribe(const std::function<bool()> &interrupted) {
+    if (subscriber_ && subscriber_->owner_pid() != process::current_pid()) {
+        // Forked while waiting (a signal handler may fork): the parent's subscription is not
+        // ours to read; the inherited socket is closed without a word.
+        subscriber_.reset();
+        subscribed_ = false;
+        subscribe_until_.reset();
+    }
+    if (subscribed_) return true;
+    if (!subscriber_) {
+        subscriber_ = std::make_unique<Connection>(params_);
+        subscriber_->send({"SUBSCRIBE", channel_});
+        subscribe_until_ = Deadline::after(std::max(0.001, params_.read_timeout));
+    }
     for (;;) {
-        Reply r = subscriber.buffered_reply();
+        Reply r = subscriber_->buffered_reply();
         if (r) {
-            if (is_subscribe_ack(r.get())) break;
+            if (is_subscribe_ack(r.get())) {
+                subscribed_ = true;
+                return true;
+            }
             continue;
         }
-        int ms = static_cast<int>(std::max(1.0, params.read_timeout * 1000));
-        if (!subscriber.read_some(ms))
-            subscriber.fail("no reply to SUBSCRIBE within the read timeout");
+        int left = subscribe_until_->remaining_ms(1 << 30);
+        ReadResult read =
+            left > 0 ? subscriber_->read_some(left, interrupted) : ReadResult::Timeout;
+        if (read == ReadResult::Interrupted) return false;
+        if (read == ReadResult::Timeout)
+            subscriber_->fail("no reply to SUBSCRIBE within the read timeout");
     }
+}
 
-    std::string ttl = std::to_string(ttl_seconds);
-    int poll_ms = 5;
+WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
+                              const std::function<bool()> &interrupted, WaitStats *stats) {
+    WaitStats local;
+    WaitStats &st = stats ? *stats : local;
+    if (!first_attempt_done_) {
+        first_attempt_done_ = true;
+        ++st.attempts;
+        if (try_acquire(conn, key_, value_, ttl_seconds_)) return WaitOutcome::Acquired;
+        if (deadline.expired()) return WaitOutcome::TimedOut;
+    }
+    if (interrupted && interrupted()) return WaitOutcome::Interrupted;
+    // Subscribe before the next attempt, so a release after that attempt cannot go unseen.
+    if (!subscribe(interrupted)) return WaitOutcome::Interrupted;
+
     for (;;) {
         ++st.attempts;
         // SET NX EX and PTTL in one round trip: the expiry tells when to try again.
-        auto replies = conn.pipeline({{"SET", key, value, "NX", "EX", ttl}, {"PTTL", key}});
-        if (reply_is_status(replies[0].get(), "OK")) return true;
+        auto replies = conn.pipeline({{"SET", key_, value_, "NX", "EX", ttl_}, {"PTTL", key_}});
+        if (reply_is_status(replies[0].get(), "OK")) return WaitOutcome::Acquired;
         if (reply_is_error(replies[0].get())) server_error(conn, "SET NX EX", replies[0].get());
-        if (deadline.expired() || (interrupted && interrupted())) return false;
+        if (deadline.expired()) return WaitOutcome::TimedOut;
+        if (interrupted && interrupted()) return WaitOutcome::Interrupted;
         long long pttl = reply_is_integer(replies[1].get()) ? reply_integer(replies[1].get()) : -1;
 
-        int wait_ms = deadline.remaining_ms(poll_ms);
+        int wait_ms = deadline.remaining_ms(poll_ms_);
         if (pttl >= 0 && pttl + 1 < wait_ms) wait_ms = static_cast<int>(pttl + 1);
         if (pttl == -2) wait_ms = 0;  // already gone: try again at once
         bool notified = false;
         auto until = Deadline::after(wait_ms / 1000.0);
         while (!notified) {
-            Reply r = subscriber.buffered_reply();
+            Reply r = subscriber_->buffered_reply();
             if (r) {
                 if (is_message(r.get())) notified = true;
                 continue;
             }
             int left = until.remaining_ms(wait_ms);
             if (left <= 0) break;
-            if (!subscriber.read_some(left)) break;
+            ReadResult read = subscriber_->read_some(left, interrupted);
+            if (read == ReadResult::Interrupted) return WaitOutcome::Interrupted;
+            if (read == ReadResult::Timeout) break;
         }
         if (notified) {
             ++st.notifications;
             // Drain further notifications already received.
-            while (Reply extra = subscriber.buffered_reply()) {
+            while (Reply extra = subscriber_->buffered_reply()) {
             }
-            poll_ms = 5;
+            poll_ms_ = 5;
         } else {
-            poll_ms = std::min(poll_ms * 2, 100);
+            poll_ms_ = std::min(poll_ms_ * 2, 100);
         }
     }
+}
+
+WaitOutcome acquire_waiting(Connection &conn, const ConnectionParams &params, std::string_view key,
+                            std::string_view value, long long ttl_seconds, const Deadline &deadline,
+                            const std::function<bool()> &interrupted, WaitStats *stats) {
+    AcquireWait wait(params, std::string(key), std::string(value), ttl_seconds);
+    return wait.wait(conn, deadline, interrupted, stats);
 }
 
 }  // namespace nativelock::redis

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,12 +58,47 @@ struct WaitStats {
     int notifications = 0;
 };
 
+enum class WaitOutcome { Acquired, TimedOut, Interrupted };
+
 // Acquires, waiting until `deadline` if the key is taken. Subscribes to the release channel
 // on a second connection before retrying; retries on each notification, at the key's expiry
 // and on a short adaptive poll (5 → 100 ms) for releasers that do not publish. A final attempt
-// is made at the deadline. `interrupted` is asked between waits; true ends the wait.
-bool acquire_waiting(Connection &conn, const ConnectionParams &params, std::string_view key,
-                     std::string_view value, long long ttl_seconds, const Deadline &deadline,
+// is made at the deadline.
+//
+// `interrupted` is asked between attempts, before each poll and whenever a signal interrupts
+// one; true returns Interrupted. The caller runs what is pending and calls wait() again with
+// the SAME deadline: the subscription is kept, the budget is not restarted.
+class AcquireWait {
+  public:
+    AcquireWait(const ConnectionParams &params, std::string key, std::string value,
+                long long ttl_seconds);
+
+    // `conn` is the command connection; it may differ between calls (fetch it again from the
+    // pool after running user code).
+    WaitOutcome wait(Connection &conn, const Deadline &deadline,
                      const std::function<bool()> &interrupted, WaitStats *stats = nullptr);
+
+  private:
+    // Subscribes (once per process: a forked child subscribes again on its own connection).
+    // Returns false when interrupted before the subscription was confirmed.
+    bool subscribe(const std::function<bool()> &interrupted);
+
+    ConnectionParams params_;
+    std::string key_;
+    std::string value_;
+    long long ttl_seconds_;
+    std::string ttl_;
+    std::string channel_;
+    std::unique_ptr<Connection> subscriber_;
+    bool subscribed_ = false;
+    std::optional<Deadline> subscribe_until_;
+    bool first_attempt_done_ = false;
+    int poll_ms_ = 5;
+};
+
+// One AcquireWait::wait() (tests and callers that have nothing to run on an interrupt).
+WaitOutcome acquire_waiting(Connection &conn, const ConnectionParams &params, std::string_view key,
+                            std::string_view value, long long ttl_seconds, const Deadline &deadline,
+                            const std::function<bool()> &interrupted, WaitStats *stats = nullptr);
 
 }  // namespace nativelock::redis

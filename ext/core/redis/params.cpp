@@ -12,34 +12,28 @@ const char kAccepted[] =
     "expected redis://[user:pass@]host[:port][/db], tcp://host:port, unix:///path or /path";
 
 [[noreturn]] void bad(std::string_view uri, const std::string &why) {
-    // Shown in a PHP message: no NUL bytes, no control characters, bounded length.
-    std::string shown;
-    for (char c : uri.substr(0, 200)) {
-        if (static_cast<unsigned char>(c) < 0x20) {
-            static const char hex[] = "0123456789abcdef";
-            shown += "\\x";
-            shown += hex[(c >> 4) & 15];
-            shown += hex[c & 15];
-        } else {
-            shown += c;
-        }
-    }
-    if (uri.size() > 200) shown += "...";
-    throw InvalidArgument("RedisLock::setRedis(): invalid Redis URI \"" + shown + "\": " + why +
-                          " (" + kAccepted + ")");
+    throw InvalidArgument("RedisLock::setRedis(): invalid Redis URI \"" + redact_uri(uri) +
+                          "\": " + why + " (" + kAccepted + ")");
 }
 
-std::string percent_decode(std::string_view in, std::string_view uri) {
+bool is_credential_name(std::string_view name) {
+    std::string lower(name);
+    for (auto &c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return lower == "password" || lower == "pass" || lower == "username" || lower == "user" ||
+           lower == "auth";
+}
+
+// rawurldecode(): %XX becomes the byte, anything else (also a '%' not followed by two hex
+// digits, and '+') stays as it is.
+std::string percent_decode(std::string_view in, std::string_view) {
+    auto hex = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
     std::string out;
     out.reserve(in.size());
     for (std::size_t i = 0; i < in.size(); ++i) {
-        if (in[i] == '%') {
-            if (i + 2 >= in.size() || !std::isxdigit(static_cast<unsigned char>(in[i + 1])) ||
-                !std::isxdigit(static_cast<unsigned char>(in[i + 2]))) {
-                bad(uri, "bad percent escape");
-            }
-            out.push_back(
-                static_cast<char>(std::stoi(std::string(in.substr(i + 1, 2)), nullptr, 16)));
+        if (in[i] == '%' && i + 2 < in.size() &&
+            std::isxdigit(static_cast<unsigned char>(in[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(in[i + 2]))) {
+            out.push_back(static_cast<char>(hex(in[i + 1]) * 16 + hex(in[i + 2])));
             i += 2;
         } else {
             out.push_back(in[i]);
@@ -77,8 +71,16 @@ void parse_query(std::string_view query, ConnectionParams &p, std::string_view u
             p.has_password = true;
         } else if (name == "username" || name == "user") {
             p.username = percent_decode(value, uri);
+        } else {
+            // Not ignored: a timeout or TLS option silently dropped would surprise later.
+            // Timeouts come from the INI settings nativelock.redis_*_timeout.
+            std::string shown;
+            for (char c : name.substr(0, 40)) {
+                shown += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '?';
+            }
+            bad(uri, "unsupported URI parameter \"" + shown +
+                         "\" (supported: database, db, username, password)");
         }
-        // Other options (timeouts, persistence) are taken from the INI settings.
     }
 }
 
@@ -102,7 +104,62 @@ const std::string &ConnectionParams::pool_key() const {
     return pool_key_;
 }
 
-ConnectionParams parse_uri(std::string_view uri) {
+std::string redact_uri(std::string_view uri) {
+    std::string text(uri);
+    std::size_t start = text.find("://");
+    start = start == std::string::npos ? 0 : start + 3;
+    // Userinfo: everything up to the last '@' (parse_url() also splits at the last one).
+    std::size_t at = text.rfind('@');
+    if (at != std::string::npos && at >= start) {
+        text.replace(start, at - start, "***");
+    } else {
+        // No '@': "redis://user:secret" (host forgotten) makes the password look like a port.
+        std::size_t end = text.find_first_of("/?#", start);
+        std::string_view authority =
+            std::string_view(text).substr(start, end == std::string::npos ? end : end - start);
+        std::size_t colon = authority.rfind(':');
+        if (colon != std::string_view::npos) {
+            std::string_view port = authority.substr(colon + 1);
+            bool numeric = !port.empty() && port.size() <= 5 &&
+                           port.find_first_not_of("0123456789") == std::string_view::npos;
+            if (!numeric && !port.empty()) text.replace(start + colon + 1, port.size(), "***");
+        }
+    }
+    // Credentials given as query parameters.
+    std::size_t q = text.find('?', start);
+    while (q != std::string::npos) {
+        std::size_t name_begin = q + 1;
+        std::size_t eq = text.find('=', name_begin);
+        std::size_t amp = text.find('&', name_begin);
+        if (eq == std::string::npos || (amp != std::string::npos && amp < eq)) {
+            q = amp;
+            continue;
+        }
+        std::size_t value_end = amp == std::string::npos ? text.size() : amp;
+        if (is_credential_name(std::string_view(text).substr(name_begin, eq - name_begin))) {
+            text.replace(eq + 1, value_end - eq - 1, "***");
+            value_end = eq + 4;
+        }
+        q = value_end < text.size() ? value_end : std::string::npos;
+    }
+    // Shown in a PHP message: no NUL bytes, no control characters, bounded length (after
+    // redaction, so that truncation can never uncover a password).
+    std::string shown;
+    for (char c : std::string_view(text).substr(0, 200)) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            static const char hex[] = "0123456789abcdef";
+            shown += "\\x";
+            shown += hex[(c >> 4) & 15];
+            shown += hex[c & 15];
+        } else {
+            shown += c;
+        }
+    }
+    if (text.size() > 200) shown += "...";
+    return shown;
+}
+
+ConnectionParams parse_uri(std::string_view uri, const std::optional<UriParts> &url) {
     ConnectionParams p;
     if (uri.empty()) bad(uri, "empty string");
     if (uri.find('\0') != std::string_view::npos) bad(uri, "contains a NUL byte");
@@ -110,70 +167,73 @@ ConnectionParams parse_uri(std::string_view uri) {
         p.unix_path = std::string(uri);
         return p;
     }
-    auto scheme_end = uri.find("://");
-    if (scheme_end == std::string_view::npos) bad(uri, "no scheme");
-    std::string scheme(uri.substr(0, scheme_end));
+    if (uri.size() >= 7) {
+        std::string prefix(uri.substr(0, 7));
+        for (auto &c : prefix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (prefix == "unix://") {
+            // parse_url() rejects unix:///path; Predis reads it as unix:/path, so do we.
+            std::string_view rest = uri.substr(7);
+            std::string_view query;
+            if (auto qm = rest.find('?'); qm != std::string_view::npos) {
+                query = rest.substr(qm + 1);
+                rest = rest.substr(0, qm);
+            }
+            if (rest.empty() || rest[0] != '/')
+                bad(uri, "unix:// needs an absolute path (unix:///path)");
+            p.unix_path = std::string(rest);
+            parse_query(query, p, uri);
+            return p;
+        }
+    }
+    if (!url) {
+        bad(uri,
+            "parse_url() rejects it (a bad port, or characters such as / # ? @ in the user "
+            "name or password, which must be percent-encoded)");
+    }
+    if (!url->scheme) bad(uri, "no scheme");
+    std::string scheme = *url->scheme;
     for (auto &c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    std::string_view rest = uri.substr(scheme_end + 3);
-    std::string_view query;
-    if (auto q = rest.find('?'); q != std::string_view::npos) {
-        query = rest.substr(q + 1);
-        rest = rest.substr(0, q);
-    }
-    if (scheme == "unix") {
-        if (rest.empty() || rest[0] != '/')
-            bad(uri, "unix:// needs an absolute path (unix:///path)");
-        p.unix_path = std::string(rest);
-        parse_query(query, p, uri);
-        return p;
-    }
     if (scheme == "rediss" || scheme == "tls" || scheme == "ssl") {
         bad(uri, "TLS is not supported (hiredis 0.14 has no TLS)");
     }
+    if (url->fragment) bad(uri, "a #fragment is not allowed");
+    std::string_view query = url->query ? std::string_view(*url->query) : std::string_view();
+    if (scheme == "unix") {
+        if (url->host || url->port || url->user || url->pass)
+            bad(uri, "unix: takes a path only (unix:/path or unix:///path)");
+        if (!url->path || url->path->empty() || (*url->path)[0] != '/')
+            bad(uri, "unix: needs an absolute path");
+        p.unix_path = *url->path;
+        parse_query(query, p, uri);
+        return p;
+    }
     if (scheme != "redis" && scheme != "tcp") bad(uri, "unknown scheme \"" + scheme + "\"");
 
-    std::string_view authority = rest;
-    std::string_view path;
-    if (auto slash = rest.find('/'); slash != std::string_view::npos) {
-        authority = rest.substr(0, slash);
-        path = rest.substr(slash + 1);
-    }
-    if (auto at = authority.rfind('@'); at != std::string_view::npos) {
-        std::string_view userinfo = authority.substr(0, at);
-        authority = authority.substr(at + 1);
-        auto colon = userinfo.find(':');
-        if (colon == std::string_view::npos) {
+    if (url->user || url->pass) {
+        std::string user = url->user ? percent_decode(*url->user, uri) : std::string();
+        if (!url->pass) {
             // redis://secret@host: a bare userinfo is the password, as most clients read it.
-            p.password = percent_decode(userinfo, uri);
+            p.password = std::move(user);
         } else {
-            p.username = percent_decode(userinfo.substr(0, colon), uri);
-            p.password = percent_decode(userinfo.substr(colon + 1), uri);
+            p.username = std::move(user);
+            p.password = percent_decode(*url->pass, uri);
         }
         p.has_password = true;
     }
-    std::string_view host = authority;
-    std::string_view port;
-    if (!authority.empty() && authority[0] == '[') {
-        auto close = authority.find(']');
-        if (close == std::string_view::npos) bad(uri, "unterminated [IPv6] host");
-        host = authority.substr(1, close - 1);
-        std::string_view after = authority.substr(close + 1);
-        if (!after.empty()) {
-            if (after[0] != ':') bad(uri, "garbage after [IPv6] host");
-            port = after.substr(1);
-            if (port.empty()) bad(uri, "empty port");
-        }
-    } else if (auto colon = authority.rfind(':'); colon != std::string_view::npos) {
-        host = authority.substr(0, colon);
-        port = authority.substr(colon + 1);
-        if (port.empty()) bad(uri, "empty port");
+    std::string host = url->host ? *url->host : std::string();
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+        host = host.substr(1, host.size() - 2);  // parse_url() keeps IPv6 brackets
+    } else if (host.find_first_of("[]") != std::string::npos) {
+        bad(uri, "malformed [IPv6] host");
     }
     if (host.empty()) bad(uri, "no host");
-    p.host = std::string(host);
-    if (!port.empty()) {
-        p.port = static_cast<int>(parse_number(port, 65535, uri, "port"));
-        if (p.port == 0) bad(uri, "port out of range");
+    p.host = std::move(host);
+    if (url->port) {
+        if (*url->port < 1 || *url->port > 65535) bad(uri, "port out of range");
+        p.port = static_cast<int>(*url->port);
     }
+    std::string_view path = url->path ? std::string_view(*url->path) : std::string_view();
+    if (!path.empty() && path[0] == '/') path.remove_prefix(1);
     if (!path.empty()) {
         if (scheme == "tcp") bad(uri, "tcp:// takes no path");
         p.database = parse_number(path, 1LL << 31, uri, "database");

@@ -2,6 +2,7 @@
 // object or a URI, and the key connections are pooled by.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,8 +31,27 @@ struct ConnectionParams {
     mutable std::string pool_key_;
 };
 
-// Parses redis://[user:pass@]host[:port][/db], tcp://host:port, unix:///path (optionally
-// ?database=N / ?db=N) and /path. Throws InvalidArgument naming the accepted forms.
-ConnectionParams parse_uri(std::string_view uri);
+// What PHP's parse_url() returns for a URI (php_url_parse_ex2 in the shim): absent parts are
+// empty optionals, every part still percent-encoded. The tokenizing is PHP's own, so URIs
+// mean to the extension what they mean to parse_url(), Predis and the rest of PHP; the rules
+// on top (schemes, ports, database, credentials, query) live here, where GoogleTest reaches
+// them.
+struct UriParts {
+    std::optional<std::string> scheme, user, pass, host, path, query, fragment;
+    std::optional<long long> port;
+};
+
+// Parses redis://[user:pass@]host[:port][/db], tcp://host:port, unix:///path, unix:/path
+// (optionally ?database=N, ?db=N, ?username=…, ?password=…) and /path. `url` is
+// parse_url(uri) (nullopt where parse_url() returns false); it is not used for /path and
+// unix:///path, which parse_url() does not take. User and password are percent-decoded
+// (characters such as / # ? @ in a password must be percent-encoded, as RFC 3986 says).
+// Throws InvalidArgument naming the accepted forms; the URI in the message is redacted.
+ConnectionParams parse_uri(std::string_view uri, const std::optional<UriParts> &url);
+
+// The URI for messages: credentials (userinfo, password/username query values, a
+// non-numeric "port" that may be a password without its host) replaced by "***", control
+// characters escaped, at most about 200 characters.
+std::string redact_uri(std::string_view uri);
 
 }  // namespace nativelock::redis

@@ -44,7 +44,7 @@ bool(true)
 int(100)
 bool(true)
 int(10)
-RedisLock::refresh(): Argument #1 ($ttl) must be null or a number of seconds between 1 and 1000000000
+RedisLock::refresh(): Argument #1 ($ttl) must be null or a number of seconds >= 1
 bool(false)
 NULL
 bool(false)
