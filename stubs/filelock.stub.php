@@ -25,6 +25,7 @@ const LOCKFILE_ERROR_ALREADY_LOCKED = -1;
 const LOCKFILE_ERROR_FAIL_TO_OBTAIN_LOCK = -2;
 
 /**
+ * @not-serializable
  * A named lock shared by every process that sees the same $lockpath directory, including
  * over NFS: a drop-in, native replacement for the foddex.net Filelock class.
  */

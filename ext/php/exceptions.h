@@ -29,11 +29,6 @@ CaughtError capture_current_exception() noexcept;
 void throw_php_exception(const CaughtError &error, zend_class_entry *fallback,
                          const char *context = nullptr) noexcept;
 
-// Old form, inside a catch block; kept only until every caller has moved to NL_TRY/NL_CATCH.
-inline void throw_current_exception(zend_class_entry *fallback, const char *context) noexcept {
-    throw_php_exception(capture_current_exception(), fallback, context);
-}
-
 }  // namespace nativelock::php
 
 // Once per scope: NL_TRY declares the variable that carries the error past the catch.

@@ -9,6 +9,7 @@ extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
 #include "ext/date/php_date.h"
+#include "ext/standard/php_filestat.h"
 #include "ext/standard/php_var.h"
 #include "zend_smart_str.h"
 }
@@ -21,6 +22,7 @@ extern "C" {
 #include "common/process.hpp"
 #include "common/random.hpp"
 #include "exceptions.h"
+#include "interrupts.h"
 #include "file/lock_file.hpp"
 #include "file/name.hpp"
 #include "file/record.hpp"
@@ -63,14 +65,21 @@ FilelockObject *from_entry(RegistryEntry *entry) {
                                               XtOffsetOf(FilelockObject, state.held_entry));
 }
 
-// Runs at request end (RSHUTDOWN) for locks still held.
-void release_at_request_end(RegistryEntry *entry) noexcept {
-    auto &state = from_entry(entry)->state;
+// Unlinks the lock file if this object still holds it; never throws (request end, free_obj).
+void release_quietly(FilelockState &state) noexcept {
     try {
         if (state.lock) state.lock->release();
     } catch (...) {
-        // Nothing to report to at request end; the lock file stays as after a crash.
+        // Nothing to report to; the lock file stays as after a crash.
     }
+}
+
+// Runs at request end (RSHUTDOWN) for locks still held, after destructors and shutdown
+// functions, then drops the registry's reference (no user destructor can run by then).
+void release_at_request_end(RegistryEntry *entry) noexcept {
+    FilelockObject *self = from_entry(entry);
+    release_quietly(self->state);
+    OBJ_RELEASE(&self->std);
 }
 
 zend_object *create_object(zend_class_entry *ce) {
@@ -88,8 +97,9 @@ zend_object *create_object(zend_class_entry *ce) {
 // already released and unlinked anything still held when the request ended.
 void free_object(zend_object *object) {
     auto *self = from_object(object);
-    nativelock::php::registry_remove(&self->state.held_entry);
-    if (NATIVELOCK_G(auto_release)) release_at_request_end(&self->state.held_entry);
+    // A held lock is tracked with a reference, so only untracked objects get here holding
+    // (nativelock.auto_release=0 keeps the lock like the original, which never releases).
+    if (NATIVELOCK_G(auto_release)) release_quietly(self->state);
     self->state.~FilelockState();
     zend_object_std_dtor(object);
 }
@@ -142,6 +152,7 @@ nativelock::file::OwnerRecord default_record(const std::string &name) {
     record.name = name;
     record.host = self.host;
     record.boot_id = self.boot_id;
+    record.machine_id = self.machine_id;
     record.pid_namespace = self.pid_namespace;
     record.start_ticks = self.start_ticks;
     record.token = nativelock::random::hex_token(16);
@@ -178,27 +189,48 @@ zend_string *owner_record(zend_object *object) {
     return smart_str_extract(&buf);
 }
 
+// A held lock lives until unlock() or request end (SPEC §2), like the original's, even when its
+// object goes out of scope: the registry keeps a reference while it holds.
 void track(zend_object *object) {
-    if (NATIVELOCK_G(auto_release))
-        nativelock::php::registry_add(&from_object(object)->state.held_entry);
+    RegistryEntry &entry = from_object(object)->state.held_entry;
+    if (!NATIVELOCK_G(auto_release) || entry.linked) return;
+    nativelock::php::registry_add(&entry);
+    GC_ADDREF(object);
 }
 
-// The record for the next attempt: from an overriding bake_data(), else built natively.
-// Returns false if bake_data() threw.
-bool record_for(zend_object *object, std::string &record) {
-    zend_string *custom = owner_record(object);
-    if (EG(exception)) return false;
-    if (custom) {
-        record.assign(ZSTR_VAL(custom), ZSTR_LEN(custom));
-        zend_string_release(custom);
-    } else {
-        record = nativelock::file::encode(default_record(from_object(object)->state.name));
+void untrack(zend_object *object) {
+    RegistryEntry &entry = from_object(object)->state.held_entry;
+    if (!entry.linked) return;
+    nativelock::php::registry_remove(&entry);
+    OBJ_RELEASE(object);  // the caller's $this keeps it alive
+}
+
+// The owner record for one attempt: the serialized bake_data() of an override, else built
+// natively. May throw (bad_alloc, getrandom): call inside the exception guard.
+std::string record_text(zend_object *object, const zend_string *custom) {
+    if (custom) return std::string(ZSTR_VAL(custom), ZSTR_LEN(custom));
+    return nativelock::file::encode(default_record(from_object(object)->state.name));
+}
+
+// bake_data() for the next attempt, then the lock. An override is user code: it may re-run the
+// constructor and free the LockFile, so the lock is looked up only after it ran. Returns
+// nullptr with an exception pending (the override threw, or the object is not constructed);
+// otherwise *custom owns the override's record (or is nullptr).
+LockFile *prepare_attempt(zend_object *object, zend_string **custom) {
+    *custom = owner_record(object);
+    if (EG(exception)) return nullptr;
+    LockFile *lock = lock_of(object);
+    if (!lock && *custom) {
+        zend_string_release(*custom);
+        *custom = nullptr;
     }
-    return true;
+    return lock;
 }
 
-bool php_interrupted() {
-    return zend_atomic_bool_load_ex(&EG(vm_interrupt));
+// link() and unlink() of the lock file, as the original's made them: PHP's stat cache must not
+// keep answering for the old file (is_file() right after unlock()).
+void forget_stat_cache(bool clear_realpath_cache) {
+    php_clear_stat_cache(clear_realpath_cache, nullptr, 0);
 }
 
 }  // namespace
@@ -214,25 +246,32 @@ ZEND_METHOD(Filelock, __construct) {
         zend_read_static_property(filelock_ce, "lockpath", sizeof("lockpath") - 1, 0);
     zend_string *lockpath = lockpath_zv ? zval_try_get_string(lockpath_zv) : ZSTR_EMPTY_ALLOC();
     if (!lockpath) RETURN_THROWS();
-    auto &state = from_object(Z_OBJ_P(ZEND_THIS))->state;
-    NL_TRY
-    std::string path =
-        nativelock::file::lock_file_path(std::string_view(ZSTR_VAL(lockpath), ZSTR_LEN(lockpath)),
-                                         std::string_view(ZSTR_VAL(name), ZSTR_LEN(name)));
-    zend_string_release(lockpath);
-    lockpath = nullptr;
-    if (state.lock && state.lock->held_by_us()) {
-        state.lock->release();
-        nativelock::php::registry_remove(&state.held_entry);
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    auto &state = from_object(object)->state;
+    bool was_held = false;
+    nativelock::php::CaughtError error;
+    try {
+        std::string path = nativelock::file::lock_file_path(
+            std::string_view(ZSTR_VAL(lockpath), ZSTR_LEN(lockpath)),
+            std::string_view(ZSTR_VAL(name), ZSTR_LEN(name)));
+        if (state.lock && state.lock->held_by_us()) {
+            state.lock->release();
+            was_held = true;
+        }
+        state.name.assign(ZSTR_VAL(name), ZSTR_LEN(name));
+        state.lock = std::make_unique<LockFile>(std::move(path));
+    } catch (...) {
+        error = nativelock::php::capture_current_exception();
     }
-    state.name.assign(ZSTR_VAL(name), ZSTR_LEN(name));
-    state.lock = std::make_unique<LockFile>(std::move(path));
-}
-catch (...) {
-    if (lockpath) zend_string_release(lockpath);
-    nativelock::php::throw_current_exception(nullptr, nullptr);
-    RETURN_THROWS();
-}
+    zend_string_release(lockpath);
+    if (was_held) {
+        untrack(object);
+        forget_stat_cache(true);
+    }
+    if (error) {
+        nativelock::php::throw_php_exception(error, nullptr, nullptr);
+        RETURN_THROWS();
+    }
 }
 
 ZEND_METHOD(Filelock, is_locked) {
@@ -247,15 +286,47 @@ ZEND_METHOD(Filelock, is_locked) {
 ZEND_METHOD(Filelock, try_lock) {
     ZEND_PARSE_PARAMETERS_NONE();
     zend_object *object = Z_OBJ_P(ZEND_THIS);
-    LockFile *lock = lock_of(object);
+    if (!lock_of(object)) RETURN_THROWS();
+    zend_string *custom;
+    LockFile *lock = prepare_attempt(object, &custom);
     if (!lock) RETURN_THROWS();
-    std::string record;
-    if (!record_for(object, record)) RETURN_THROWS();
-    NL_TRY
-    Status status = lock->try_acquire(record);
-    if (status == Status::Acquired) track(object);
+    Status status = Status::FailedToObtain;
+    nativelock::php::CaughtError error;
+    try {
+        status = lock->try_acquire(record_text(object, custom));
+    } catch (...) {
+        error = nativelock::php::capture_current_exception();
+    }
+    if (custom) zend_string_release(custom);
+    if (error) {
+        nativelock::php::throw_php_exception(error, nullptr, "Filelock::try_lock()");
+        RETURN_THROWS();
+    }
+    if (status == Status::Acquired) {
+        track(object);
+        forget_stat_cache(false);
+    }
     RETURN_LONG(static_cast<zend_long>(status));
-    NL_CATCH(nullptr, "Filelock::try_lock()")
+}
+
+// One round of lock(): bake_data(), then wait until acquired, the deadline, or a pending
+// interrupt. Returns false with a PHP exception pending.
+bool lock_round(zend_object *object, const nativelock::Deadline &deadline,
+                nativelock::file::WaitResult *result) {
+    zend_string *custom;
+    LockFile *lock = prepare_attempt(object, &custom);
+    if (!lock) return false;
+    nativelock::php::CaughtError error;
+    try {
+        *result = lock->acquire(record_text(object, custom), deadline,
+                                nativelock::php::interrupt_pending);
+    } catch (...) {
+        error = nativelock::php::capture_current_exception();
+    }
+    if (custom) zend_string_release(custom);
+    if (!error) return true;
+    nativelock::php::throw_php_exception(error, nullptr, "Filelock::lock()");
+    return false;
 }
 
 ZEND_METHOD(Filelock, lock) {
@@ -270,17 +341,31 @@ ZEND_METHOD(Filelock, lock) {
         RETURN_THROWS();
     }
     zend_object *object = Z_OBJ_P(ZEND_THIS);
-    LockFile *lock = lock_of(object);
-    if (!lock) RETURN_THROWS();
-    std::string record;
-    if (!record_for(object, record)) RETURN_THROWS();
-    NL_TRY
-    auto deadline = (timeout_is_null || std::isinf(timeout)) ? nativelock::Deadline::never()
-                                                             : nativelock::Deadline::after(timeout);
-    Status status = lock->acquire(record, deadline, php_interrupted);
-    if (status == Status::Acquired) track(object);
-    RETURN_LONG(static_cast<zend_long>(status));
-    NL_CATCH(nullptr, "Filelock::lock()")
+    if (!lock_of(object)) RETURN_THROWS();
+    // INF and anything >= Deadline::kUnlimitedSeconds mean no limit, like null.
+    const auto deadline =
+        timeout_is_null ? nativelock::Deadline::never() : nativelock::Deadline::after(timeout);
+    // Signals do not end the wait (SPEC §2): pending handlers run between rounds, as they would
+    // between two statements, and the wait goes on with the same deadline.
+    for (;;) {
+        nativelock::file::WaitResult result{Status::FailedToObtain};
+        if (!lock_round(object, deadline, &result)) RETURN_THROWS();
+        if (!result.interrupted) {
+            if (result.status == Status::Acquired) {
+                track(object);
+                forget_stat_cache(false);
+            }
+            RETURN_LONG(static_cast<zend_long>(result.status));
+        }
+        switch (nativelock::php::run_pending_interrupts()) {
+            case nativelock::php::AfterInterrupt::KeepWaiting:
+                continue;
+            case nativelock::php::AfterInterrupt::Exception:
+                RETURN_THROWS();
+            case nativelock::php::AfterInterrupt::Bailout:
+                zend_bailout();
+        }
+    }
 }
 
 ZEND_METHOD(Filelock, unlock) {
@@ -289,17 +374,19 @@ ZEND_METHOD(Filelock, unlock) {
     Z_PARAM_OPTIONAL
     Z_PARAM_ZVAL(force)
     ZEND_PARSE_PARAMETERS_END();
+    bool forced = force && zend_is_true(force);
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     LockFile *lock = lock_of(object);
     if (!lock) RETURN_THROWS();
-    nativelock::php::registry_remove(&from_object(object)->state.held_entry);
     NL_TRY
-    if (force && zend_is_true(force)) {
+    if (forced) {
         lock->force_release();
     } else {
         lock->release();
     }
     NL_CATCH(nullptr, "Filelock::unlock()")
+    untrack(object);
+    forget_stat_cache(true);
 }
 
 ZEND_METHOD(Filelock, bake_data) {
@@ -309,7 +396,7 @@ ZEND_METHOD(Filelock, bake_data) {
     NL_TRY
     record = default_record(state.name);
     NL_CATCH(nullptr, "Filelock::bake_data()")
-    array_init_size(return_value, 8);
+    array_init_size(return_value, 9);
     add_assoc_long(return_value, "mypid", static_cast<zend_long>(*record.pid));
     add_assoc_stringl(return_value, "timestamp", record.timestamp.data(), record.timestamp.size());
     add_assoc_stringl(return_value, "name", record.name.data(), record.name.size());
@@ -319,6 +406,8 @@ ZEND_METHOD(Filelock, bake_data) {
                       record.pid_namespace.size());
     add_assoc_long(return_value, "start_time", static_cast<zend_long>(*record.start_ticks));
     add_assoc_stringl(return_value, "token", record.token.data(), record.token.size());
+    add_assoc_stringl(return_value, "machine_id", record.machine_id.data(),
+                      record.machine_id.size());
 }
 
 void nativelock_filelock_minit(int module_number) {

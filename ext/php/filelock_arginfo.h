@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: d10997cec4ac2ca877c8b55c25ae27a526781c3f */
+ * Stub hash: 1a4ae95b77f13da578a04a1d8320e88867e23ac1 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Filelock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -55,6 +55,7 @@ static zend_class_entry *register_class_Filelock(void)
 
 	INIT_CLASS_ENTRY(ce, "Filelock", class_Filelock_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
 
 	zval property_lockpath_default_value;
 	zend_string *property_lockpath_default_value_str = zend_string_init("/tmp/", strlen("/tmp/"), 1);

@@ -215,7 +215,7 @@ TEST_F(FileLockTest, BlockingAcquireWakesOnRelease) {
     ASSERT_EQ(read(ready[0], &c, 1), 1);
     LockFile lock(path_);
     auto start = std::chrono::steady_clock::now();
-    EXPECT_EQ(lock.acquire(record(), Deadline::after(10), nullptr), Status::Acquired);
+    EXPECT_EQ(lock.acquire(record(), Deadline::after(10), nullptr).status, Status::Acquired);
     auto waited = std::chrono::steady_clock::now() - start;
     EXPECT_LT(waited, std::chrono::seconds(5));
     EXPECT_EQ(wait_status(child), 0);
@@ -236,7 +236,7 @@ TEST_F(FileLockTest, BlockingAcquireWakesWhenOwnerDies) {
     ASSERT_EQ(read(ready[0], &c, 1), 1);
     std::thread reaper([&] { wait_status(child); });
     LockFile lock(path_);
-    EXPECT_EQ(lock.acquire(record(), Deadline::after(10), nullptr), Status::Acquired);
+    EXPECT_EQ(lock.acquire(record(), Deadline::after(10), nullptr).status, Status::Acquired);
     reaper.join();
 }
 
@@ -245,20 +245,30 @@ TEST_F(FileLockTest, BlockingAcquireTimesOut) {
     ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
     LockFile lock(path_);
     auto start = std::chrono::steady_clock::now();
-    EXPECT_EQ(lock.acquire(record(), Deadline::after(0.2), nullptr), Status::AlreadyLocked);
+    EXPECT_EQ(lock.acquire(record(), Deadline::after(0.2), nullptr).status, Status::AlreadyLocked);
     auto waited = std::chrono::steady_clock::now() - start;
     EXPECT_GE(waited, std::chrono::milliseconds(190));
     EXPECT_LT(waited, std::chrono::seconds(3));
 }
 
-TEST_F(FileLockTest, InterruptEndsTheWait) {
+TEST_F(FileLockTest, InterruptEndsTheWaitMarkedInterrupted) {
     LockFile holder(path_);
     ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
     LockFile lock(path_);
     int calls = 0;
-    EXPECT_EQ(lock.acquire(record(), Deadline::never(), [&] { return ++calls >= 2; }),
-              Status::AlreadyLocked);
+    WaitResult result = lock.acquire(record(), Deadline::never(), [&] { return ++calls >= 2; });
+    EXPECT_EQ(result.status, Status::AlreadyLocked);
+    EXPECT_TRUE(result.interrupted);
     EXPECT_EQ(calls, 2);
+}
+
+TEST_F(FileLockTest, TimeoutIsNotMarkedInterrupted) {
+    LockFile holder(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    LockFile lock(path_);
+    WaitResult result = lock.acquire(record(), Deadline::after(0.05), [] { return false; });
+    EXPECT_EQ(result.status, Status::AlreadyLocked);
+    EXPECT_FALSE(result.interrupted);
 }
 
 TEST_F(FileLockTest, PlantedSymlinkIsNeverFollowedNorRemoved) {

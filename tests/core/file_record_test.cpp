@@ -14,10 +14,12 @@ TEST(FileRecord, EncodesAsPhpSerializedArrayWithOriginalKeysFirst) {
     r.pid_namespace = "pid:[1]";
     r.start_ticks = 99;
     r.token = "t";
+    r.machine_id = "m";
     EXPECT_EQ(encode(r),
-              "a:8:{s:5:\"mypid\";i:42;s:9:\"timestamp\";s:19:\"01-02-2026 03:04:05\";"
+              "a:9:{s:5:\"mypid\";i:42;s:9:\"timestamp\";s:19:\"01-02-2026 03:04:05\";"
               "s:4:\"name\";s:1:\"n\";s:4:\"host\";s:1:\"h\";s:7:\"boot_id\";s:1:\"b\";"
-              "s:5:\"pidns\";s:7:\"pid:[1]\";s:10:\"start_time\";i:99;s:5:\"token\";s:1:\"t\";}");
+              "s:5:\"pidns\";s:7:\"pid:[1]\";s:10:\"start_time\";i:99;s:5:\"token\";s:1:\"t\";"
+              "s:10:\"machine_id\";s:1:\"m\";}");
 }
 
 TEST(FileRecord, RoundTrips) {
@@ -30,6 +32,7 @@ TEST(FileRecord, RoundTrips) {
     r.pid_namespace = "pid:[4026531836]";
     r.start_ticks = 30521;
     r.token = "abc";
+    r.machine_id = "0123456789abcdef0123456789abcdef";
     auto back = decode(encode(r));
     ASSERT_TRUE(back);
     EXPECT_EQ(back->pid, r.pid);
@@ -39,6 +42,7 @@ TEST(FileRecord, RoundTrips) {
     EXPECT_EQ(back->pid_namespace, r.pid_namespace);
     EXPECT_EQ(back->start_ticks, r.start_ticks);
     EXPECT_EQ(back->token, r.token);
+    EXPECT_EQ(back->machine_id, r.machine_id);
     EXPECT_TRUE(back->has_identity());
 }
 

@@ -28,6 +28,7 @@ process::Identity me() {
     id.pid = 1;
     id.host = "web-1";
     id.boot_id = "boot-a";
+    id.machine_id = "machine-a";
     id.pid_namespace = "pid:[1]";
     id.start_ticks = 5;
     return id;
@@ -38,6 +39,7 @@ OwnerRecord ours(pid_t pid, std::uint64_t ticks) {
     r.pid = pid;
     r.host = "web-1";
     r.boot_id = "boot-a";
+    r.machine_id = "machine-a";
     r.pid_namespace = "pid:[1]";
     r.start_ticks = ticks;
     return r;
@@ -78,12 +80,45 @@ TEST(FileStaleness, OtherHostIsNeverJudged) {
     EXPECT_FALSE(local_owner_pid(facts(r), me()));
 }
 
-TEST(FileStaleness, SameHostEarlierBootIsDead) {
+TEST(FileStaleness, EarlierBootOfThisMachineIsDeadOnNfs) {
     FakeProbe probe;
     probe.processes[77] = 4200;  // a pid that exists now means nothing after a reboot
     auto r = ours(77, 4200);
     r.boot_id = "boot-old";
-    EXPECT_EQ(judge(facts(r, false), me(), probe), Verdict::Dead);
+    EXPECT_EQ(judge(facts(r, /*local=*/false), me(), probe), Verdict::Dead);
+}
+
+TEST(FileStaleness, EarlierBootIsDeadOnALocalFilesystem) {
+    // Only this kernel writes a local filesystem: a record of another boot is from ours.
+    FakeProbe probe;
+    auto r = ours(77, 4200);
+    r.boot_id = "boot-old";
+    r.machine_id.clear();  // e.g. written by an older nativelock
+    EXPECT_EQ(judge(facts(r, /*local=*/true), me(), probe), Verdict::Dead);
+}
+
+// Host names are not unique (cloned VMs, containers with a fixed hostname, "localhost"): a
+// record with our host name but another boot and another (or no) machine-id is another
+// machine's on a shared filesystem, alive or not - never ours to break.
+TEST(FileStaleness, OtherMachineWithOurHostNameIsNeverJudgedOnNfs) {
+    FakeProbe probe;  // its pid does not exist here: that proves nothing
+    auto r = ours(77, 4200);
+    r.boot_id = "boot-b";
+    r.machine_id = "machine-b";
+    EXPECT_EQ(judge(facts(r, /*local=*/false), me(), probe), Verdict::Unknown);
+    EXPECT_FALSE(local_owner_pid(facts(r, false), me()));
+    r.machine_id.clear();
+    EXPECT_EQ(judge(facts(r, /*local=*/false), me(), probe), Verdict::Unknown);
+}
+
+TEST(FileStaleness, WithoutOurOwnMachineIdAnotherBootOnNfsIsUnknown) {
+    FakeProbe probe;
+    auto self = me();
+    self.machine_id.clear();
+    auto r = ours(77, 4200);
+    r.boot_id = "boot-b";
+    r.machine_id.clear();
+    EXPECT_EQ(judge(facts(r, /*local=*/false), self, probe), Verdict::Unknown);
 }
 
 TEST(FileStaleness, OtherPidNamespaceIsNeverJudged) {

@@ -130,6 +130,8 @@ const Identity &self() {
         id.pid = pid;
         id.host = hostname();
         id.boot_id = read_first_line("/proc/sys/kernel/random/boot_id");
+        id.machine_id = read_first_line("/etc/machine-id");
+        if (id.machine_id.empty()) id.machine_id = read_first_line("/var/lib/dbus/machine-id");
         id.pid_namespace = link_target("/proc/self/ns/pid");
         id.start_ticks = start_ticks(pid).value_or(0);
         cached_identity = std::move(id);

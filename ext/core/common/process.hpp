@@ -15,6 +15,9 @@ struct Identity {
     pid_t pid = 0;
     std::string host;
     std::string boot_id;
+    // /etc/machine-id (empty if the machine has none). With a boot_id that differs from ours it
+    // tells an earlier boot of this machine from another machine that shares our host name.
+    std::string machine_id;
     // Containers on one kernel share boot_id but not pids: owners are judged only in our own
     // pid namespace.
     std::string pid_namespace;
@@ -27,8 +30,6 @@ const Identity &self();
 
 // The pid of the caller, without a system call once cached (invalidated by fork).
 pid_t current_pid();
-
-enum class Liveness { Alive, Dead, Unknown };
 
 // Start time of a running process in ticks since boot, or nothing if it does not exist.
 std::optional<std::uint64_t> start_ticks(pid_t pid);

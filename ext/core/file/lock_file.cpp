@@ -23,6 +23,9 @@ namespace {
 constexpr std::size_t kMaxRecordSize = 64 * 1024;
 // Temp-file names collide only if a random number repeats for our pid; retry a few times.
 constexpr int kTempNameAttempts = 8;
+// The owner record decides who may be broken as dead: only its owner may write it, whatever the
+// umask (which can only narrow this). Others may read it (is_locked(), the original class).
+constexpr mode_t kRecordMode = 0644;
 // Rounds of link → holder gone or broken → link again, before reporting "already locked".
 constexpr int kLinkRounds = 4;
 
@@ -129,8 +132,8 @@ Status LockFile::try_acquire(const std::string &record, Contention *contention) 
     std::string temp_path;
     for (int i = 0; i < kTempNameAttempts && !fd; ++i) {
         temp_path = temp_file_path(path_, pid, random::mt_rand_like());
-        fd.reset(
-            ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+        fd.reset(::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                        kRecordMode));
         // EEXIST also covers a symlink planted at that name: O_EXCL never follows it.
         if (!fd && errno != EEXIST) break;
     }
@@ -211,20 +214,23 @@ bool LockFile::break_if_dead(Contention *contention) {
     return ::unlink(path_.c_str()) == 0 || errno == ENOENT;
 }
 
-Status LockFile::acquire(const std::string &record, const Deadline &deadline,
-                         const std::function<bool()> &interrupted, Contention *contention) {
+WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline,
+                             const std::function<bool()> &interrupted, Contention *contention) {
     Contention scratch;
     if (!contention) contention = &scratch;
     ReleaseWaiter waiter(path_, on_local_filesystem());
     for (;;) {
         *contention = Contention{};
         Status status = try_acquire(record, contention);
-        if (status != Status::AlreadyLocked || deadline.expired()) return status;
+        if (status != Status::AlreadyLocked || deadline.expired()) return {status};
         if (contention->local_owner && *contention->local_owner != process::current_pid()) {
             waiter.watch_owner(*contention->local_owner);
         }
+        // Asked before and after sleeping: a signal that landed just before poll() would
+        // otherwise wait out a whole poll interval.
+        if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
         waiter.wait(deadline);
-        if (interrupted && interrupted()) return Status::AlreadyLocked;
+        if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
     }
 }
 

@@ -28,6 +28,14 @@ struct Contention {
     int error = 0;                     // errno behind FailedToObtain
 };
 
+// How a wait ended: the original's status, or `interrupted` when the caller's interrupted()
+// asked to stop before the deadline (the caller runs what is pending, then waits again with the
+// same deadline).
+struct WaitResult {
+    Status status;
+    bool interrupted = false;
+};
+
 class LockFile {
   public:
     explicit LockFile(std::string path);
@@ -40,10 +48,10 @@ class LockFile {
     Status try_acquire(const std::string &record, Contention *contention = nullptr);
 
     // Waits for the lock: inotify on the directory, the owner's pidfd, and a short adaptive
-    // poll for releases made on other NFS clients. `interrupted` is asked after every wake-up;
-    // returning true ends the wait with AlreadyLocked.
-    Status acquire(const std::string &record, const Deadline &deadline,
-                   const std::function<bool()> &interrupted, Contention *contention = nullptr);
+    // poll for releases made on other NFS clients. `interrupted` is asked after every wake-up
+    // (a signal wakes the wait too); returning true ends the wait, marked interrupted.
+    WaitResult acquire(const std::string &record, const Deadline &deadline,
+                       const std::function<bool()> &interrupted, Contention *contention = nullptr);
 
     // Whether this object holds the lock (and the calling process took it).
     bool held_by_us() const;

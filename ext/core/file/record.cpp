@@ -116,7 +116,7 @@ class Reader {
 }  // namespace
 
 std::string encode(const OwnerRecord &record) {
-    std::string out = "a:8:{";
+    std::string out = "a:9:{";
     put_int(out, "mypid", record.pid.value_or(0));
     put_string(out, "timestamp", record.timestamp);
     put_string(out, "name", record.name);
@@ -125,6 +125,7 @@ std::string encode(const OwnerRecord &record) {
     put_string(out, "pidns", record.pid_namespace);
     put_int(out, "start_time", static_cast<long long>(record.start_ticks.value_or(0)));
     put_string(out, "token", record.token);
+    put_string(out, "machine_id", record.machine_id);
     out.append("}");
     return out;
 }
@@ -168,6 +169,8 @@ std::optional<OwnerRecord> decode(std::string_view text) {
             record.host = as_string();
         } else if (key == "boot_id") {
             record.boot_id = as_string();
+        } else if (key == "machine_id") {
+            record.machine_id = as_string();
         } else if (key == "pidns") {
             record.pid_namespace = as_string();
         } else if (key == "start_time") {

@@ -15,6 +15,7 @@ struct OwnerRecord {
     std::string name;                          // "name", the unmapped lock name
     std::string host;                          // "host"
     std::string boot_id;                       // "boot_id"
+    std::string machine_id;                    // "machine_id"
     std::string pid_namespace;                 // "pidns", e.g. "pid:[4026531836]"
     std::optional<std::uint64_t> start_ticks;  // "start_time", ticks since boot
     std::string token;                         // "token"

@@ -36,8 +36,17 @@ bool started_after(pid_t pid, std::int64_t file_mtime, const ProcessProbe &probe
 Verdict judge_identified(const HolderFacts &facts, const OwnerRecord &record,
                          const process::Identity &self, const ProcessProbe &probe) {
     if (record.host != self.host) return Verdict::Unknown;
-    // Same host name, different boot: every process of the earlier boot is gone.
-    if (record.boot_id != self.boot_id) return Verdict::Dead;
+    if (record.boot_id != self.boot_id) {
+        // Another boot: an earlier one of this machine (all its processes are gone), or another
+        // machine that shares our host name (cloned VMs, containers with a fixed hostname):
+        // host names prove nothing. A local filesystem is written by this kernel only; on a
+        // shared one only the same machine-id proves it is ours.
+        if (facts.local_filesystem) return Verdict::Dead;
+        if (!record.machine_id.empty() && record.machine_id == self.machine_id) {
+            return Verdict::Dead;
+        }
+        return Verdict::Unknown;
+    }
     if (!record.pid_namespace.empty() && record.pid_namespace != self.pid_namespace) {
         return Verdict::Unknown;
     }

@@ -15,6 +15,8 @@ var_dump($record['mypid'] === getmypid(), $record['name'] === 'record');
 var_dump((bool) preg_match('/^\d\d-\d\d-\d{4} \d\d:\d\d:\d\d$/', $record['timestamp']));
 var_dump($record['host'] === gethostname());
 var_dump($record['boot_id'] === trim(file_get_contents('/proc/sys/kernel/random/boot_id')));
+$machine = @file_get_contents('/etc/machine-id') ?: (string) @file_get_contents('/var/lib/dbus/machine-id');
+var_dump($record['machine_id'] === trim($machine));
 var_dump(is_int($record['start_time']) && $record['start_time'] > 0, strlen($record['token']));
 // bake_data() returns the same shape (a subclass may call parent::bake_data()).
 echo implode(',', array_keys($lock->bake_data())), "\n";
@@ -24,7 +26,8 @@ var_dump(file_exists($dir . 'record.lock'));
 --EXPECT--
 int(1)
 bool(true)
-mypid,timestamp,name,host,boot_id,pidns,start_time,token
+mypid,timestamp,name,host,boot_id,pidns,start_time,token,machine_id
+bool(true)
 bool(true)
 bool(true)
 bool(true)
@@ -32,5 +35,5 @@ bool(true)
 bool(true)
 bool(true)
 int(32)
-mypid,timestamp,name,host,boot_id,pidns,start_time,token
+mypid,timestamp,name,host,boot_id,pidns,start_time,token,machine_id
 bool(false)
