@@ -23,6 +23,7 @@ extern "C" {
 #include "common/process.hpp"
 #include "mysql/native_session.hpp"
 #include "mysql/protocol.hpp"
+#include "interrupts.h"
 #include "request_registry.h"
 #include "sharedlock_arginfo.h"
 
@@ -361,26 +362,34 @@ int release_all_held() {
 
 enum class Op { Lock, Unlock, AssertTTL, Repair, Other };
 
-// Maps the C++ exception being handled to the package's PHP exception. Returns true if it
-// was a bailout (the caller re-raises it once its C++ frames are gone).
-bool map_exception(Op op, zval *name, zval *extra) noexcept {
+// A C++ exception taken apart inside its catch block (no PHP runs there): what kind of core
+// error it was and its message.
+struct CaughtSharedError {
+    enum Kind { None, Bailout, Timeout, Repair, Acquire, BadName, Other } kind = None;
     std::string what;
-    enum { Bailout, Timeout, Repair, Acquire, BadName, Other } kind = Other;
+};
+
+CaughtSharedError classify_current() noexcept {
+    CaughtSharedError caught;
+    auto &kind = caught.kind;
+    auto &what = caught.what;
+    kind = CaughtSharedError::Other;
+    using K = CaughtSharedError;
     try {
         try {
             throw;
         } catch (const PhpBailout &) {
-            kind = Bailout;
+            kind = K::Bailout;
         } catch (const core::LockTimeout &) {
-            kind = Timeout;
+            kind = K::Timeout;
         } catch (const core::TableRepairFailed &e) {
-            kind = Repair;
+            kind = K::Repair;
             what = e.what();
         } catch (const core::AcquireFailed &e) {
-            kind = Acquire;
+            kind = K::Acquire;
             what = e.what();
         } catch (const nativelock::InvalidArgument &e) {
-            kind = BadName;
+            kind = K::BadName;
             what = e.what();
         } catch (const std::exception &e) {
             what = e.what();
@@ -389,6 +398,17 @@ bool map_exception(Op op, zval *name, zval *extra) noexcept {
         }
     } catch (...) {
     }
+    return caught;
+}
+
+// Throws the package's PHP exception for a classified error (outside any catch block). Returns
+// true if it was a bailout (the caller re-raises it once its C++ frames are gone).
+bool throw_mapped(Op op, const CaughtSharedError &caught, zval *name, zval *extra) noexcept {
+    using K = CaughtSharedError;
+    const auto kind = caught.kind;
+    const std::string &what = caught.what;
+    constexpr auto Bailout = K::Bailout, Timeout = K::Timeout, Repair = K::Repair,
+                   Acquire = K::Acquire, BadName = K::BadName;
     if (kind == Bailout) {
         drop_previous();
         return true;
@@ -447,20 +467,35 @@ bool valid_number(zval *z, double &out) {
     }
     if (Z_TYPE_P(z) == IS_DOUBLE) {
         out = Z_DVAL_P(z);
-        return !std::isnan(out);
+        return true;
     }
     if (Z_TYPE_P(z) == IS_STRING &&
         is_numeric_string(Z_STRVAL_P(z), Z_STRLEN_P(z), nullptr, &out, false)) {
         zend_long l;
         zend_uchar t = is_numeric_string(Z_STRVAL_P(z), Z_STRLEN_P(z), &l, &out, false);
         if (t == IS_LONG) out = static_cast<double>(l);
-        return !std::isnan(out);
+        return true;
     }
     if (Z_TYPE_P(z) == IS_NULL || Z_TYPE_P(z) == IS_FALSE || Z_TYPE_P(z) == IS_TRUE) {
         out = Z_TYPE_P(z) == IS_TRUE ? 1 : 0;
         return true;
     }
     return false;
+}
+
+// A timeout or TTL argument: a number (or numeric string, null, bool, as the package's untyped
+// parameters took them); NaN and negative values are a ValueError.
+bool seconds_argument(uint32_t arg, zval *value, double &out) {
+    if (!valid_number(value, out)) {
+        zend_argument_type_error(arg, "must be a number of seconds, %s given",
+                                 zend_zval_type_name(value));
+        return false;
+    }
+    if (std::isnan(out) || out < 0) {
+        zend_argument_value_error(arg, "must be a number of seconds >= 0");
+        return false;
+    }
+    return true;
 }
 
 // Drops the current session's locks (as dropping the package's PDO does) before switching.
@@ -480,15 +515,18 @@ void release_before_switch() {
 
 }  // namespace
 
-#define NL_SHARED_GUARD_BEGIN \
-    bool nl_bailout = false;  \
+#define NL_SHARED_GUARD_BEGIN    \
+    bool nl_bailout = false;     \
+    CaughtSharedError nl_caught; \
     try {
-#define NL_SHARED_GUARD_END(op, name, extra)               \
-    }                                                      \
-    catch (...) {                                          \
-        nl_bailout = map_exception((op), (name), (extra)); \
-    }                                                      \
-    if (nl_bailout) zend_bailout();                        \
+#define NL_SHARED_GUARD_END(op, name, extra)                         \
+    }                                                                \
+    catch (...) {                                                    \
+        nl_caught = classify_current();                              \
+    }                                                                \
+    if (nl_caught.kind != CaughtSharedError::None)                   \
+        nl_bailout = throw_mapped((op), nl_caught, (name), (extra)); \
+    if (nl_bailout) zend_bailout();                                  \
     if (EG(exception)) RETURN_THROWS();
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, configureConnection) {
@@ -626,31 +664,40 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         zend_argument_type_error(1, "must be a string, %s given", zend_zval_type_name(name));
         RETURN_THROWS();
     }
-    if (!valid_number(timeout, timeout_s)) {
-        zend_argument_type_error(2, "must be a number of seconds, %s given",
-                                 zend_zval_type_name(timeout));
-        RETURN_THROWS();
-    }
-    if (timeout_s < 0) {
-        zend_argument_value_error(2, "must be a number of seconds >= 0");
-        RETURN_THROWS();
-    }
-    if (!valid_number(ttl, ttl_s)) {
-        zend_argument_type_error(3, "must be a number of seconds, %s given",
-                                 zend_zval_type_name(ttl));
-        RETURN_THROWS();
-    }
-    if (ttl_s < 0) {
-        zend_argument_value_error(3, "must be a number of seconds >= 0");
+    if (!seconds_argument(2, timeout, timeout_s) || !seconds_argument(3, ttl, ttl_s)) {
         RETURN_THROWS();
     }
     std::string lock_name = str_of(name);
-    NL_SHARED_GUARD_BEGIN
-    core::Protocol protocol(session(), quote_style());
-    protocol.lock(lock_name, timeout_s, static_cast<long long>(std::llround(ttl_s)));
-    track(lock_name);
-    drop_previous();
-    NL_SHARED_GUARD_END(Op::Lock, name, timeout)
+    // INF and >= 1e9 s: no limit (Deadline::never()); the TTL is clamped to kMaxTtlSeconds.
+    const auto deadline = nativelock::Deadline::after(timeout_s);
+    const long long ttl_whole = core::ttl_seconds(ttl_s);
+    // Signals do not end the wait (SPEC §2): the protocol waits server-side in bounded slices
+    // and stops between them when a handler is due; the handlers run here, outside every C++
+    // scope of the wait, and the wait goes on with the same deadline.
+    for (;;) {
+        bool interrupted = false;
+        {
+            NL_SHARED_GUARD_BEGIN
+            core::Protocol protocol(session(), quote_style());
+            try {
+                protocol.lock(lock_name, deadline, ttl_whole, nativelock::php::interrupt_pending);
+                track(lock_name);
+            } catch (const core::WaitInterrupted &) {
+                interrupted = true;
+            }
+            drop_previous();
+            NL_SHARED_GUARD_END(Op::Lock, name, timeout)
+        }
+        if (!interrupted) break;
+        switch (nativelock::php::run_pending_interrupts()) {
+            case nativelock::php::AfterInterrupt::KeepWaiting:
+                continue;
+            case nativelock::php::AfterInterrupt::Exception:
+                RETURN_THROWS();
+            case nativelock::php::AfterInterrupt::Bailout:
+                zend_bailout();
+        }
+    }
     object_init_ex(return_value, ce_handle);
     zend_update_property(ce_handle, Z_OBJ_P(return_value), "lockName", sizeof("lockName") - 1,
                          name);
@@ -683,10 +730,14 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
                                  zend_zval_type_name(min_ttl));
         RETURN_THROWS();
     }
+    if (std::isnan(min)) {
+        zend_argument_value_error(2, "must be a number of seconds, not NAN");
+        RETURN_THROWS();
+    }
     bool ok = false;
     NL_SHARED_GUARD_BEGIN
     core::Protocol protocol(session(), quote_style());
-    ok = protocol.has_remaining_ttl(lock_name, static_cast<long long>(std::llround(min)));
+    ok = protocol.has_remaining_ttl(lock_name, core::ttl_seconds(min));
     drop_previous();
     NL_SHARED_GUARD_END(Op::AssertTTL, name, min_ttl)
     if (!ok) throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -59,7 +60,7 @@ TEST(MysqlProtocol, UncontendedLockAndUnlockTakeTwoStatements) {
         return Result();
     };
     Protocol p(s, QuoteStyle::Default);
-    p.lock("a", 5, 10);
+    p.lock("a", nativelock::Deadline::after(5), 10);
     EXPECT_TRUE(p.unlock("a"));
     ASSERT_EQ(s.sql.size(), 2u);
     EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`name`, `created`, `ttl`, "
@@ -77,7 +78,7 @@ TEST(MysqlProtocol, SharedSessionUsesThePackagesOrderInThreeStatements) {
         return affected(1);
     };
     Protocol p(s, QuoteStyle::Default);
-    p.lock("a", 5, 10);
+    p.lock("a", nativelock::Deadline::after(5), 10);
     EXPECT_TRUE(p.unlock("a"));
     ASSERT_EQ(s.sql.size(), 3u);
     EXPECT_NE(s.sql[1].find("UPDATE `shared_locks` SET `lock_acquired` = true"), std::string::npos);
@@ -87,7 +88,7 @@ TEST(MysqlProtocol, AnsiQuoteStyle) {
     ScriptedSession s;
     s.answer = [](const std::string &, const std::vector<Param> &) { return affected(1); };
     Protocol p(s, QuoteStyle::Ansi);
-    p.lock("a", 0, 10);
+    p.lock("a", nativelock::Deadline::after(0), 10);
     EXPECT_NE(s.sql[0].find("INSERT INTO \"shared_locks\" (\"name\""), std::string::npos);
 }
 
@@ -100,7 +101,7 @@ TEST(MysqlProtocol, NamesAreBoundNeverSpliced) {
         return affected(1);
     };
     Protocol p(s, QuoteStyle::Default);
-    p.lock(evil, 0, 10);
+    p.lock(evil, nativelock::Deadline::after(0), 10);
     p.unlock(evil);
 }
 
@@ -108,27 +109,27 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
     ScriptedSession s;
     s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
         if (sql.rfind("INSERT", 0) == 0) throw SqlError(1062, "23000", "Duplicate entry");
-        if (sql.rfind("DELETE", 0) == 0) return affected(0);
+        if (sql.rfind("UPDATE", 0) == 0) return affected(0);
         if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
         ADD_FAILURE() << "unexpected " << sql;
         return Result();
     };
     Protocol p(s, QuoteStyle::Default);
-    EXPECT_THROW(p.lock("a", 0, 10), LockTimeout);
-    EXPECT_EQ(s.sql.size(), 3u);  // INSERT…GET_LOCK (duplicate), RELEASE_LOCK, clean
+    EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
+    EXPECT_EQ(s.sql.size(), 3u);  // INSERT…GET_LOCK (duplicate), RELEASE_LOCK, stale-row take-over
 }
 
 TEST(MysqlProtocol, LongNamesAreRejectedNotTruncated) {
     ScriptedSession s;
     s.answer = [](const std::string &, const std::vector<Param> &) { return affected(1); };
     Protocol p(s, QuoteStyle::Default);
-    EXPECT_THROW(p.lock(std::string(65, 'x'), 0, 10), InvalidArgument);
-    EXPECT_NO_THROW(p.lock(std::string(64, 'x'), 0, 10));
+    EXPECT_THROW(p.lock(std::string(65, 'x'), nativelock::Deadline::after(0), 10), InvalidArgument);
+    EXPECT_NO_THROW(p.lock(std::string(64, 'x'), nativelock::Deadline::after(0), 10));
     std::string e_acute = "\xc3\xa9";
     std::string utf8;
     for (int i = 0; i < 64; ++i) utf8 += e_acute;
     EXPECT_EQ(name_length(utf8), 64u);
-    EXPECT_NO_THROW(p.lock(utf8, 0, 10));
+    EXPECT_NO_THROW(p.lock(utf8, nativelock::Deadline::after(0), 10));
 }
 
 TEST(MysqlProtocol, UnlockOfForeignRowReleasesGetLockAndReportsFailure) {
@@ -159,7 +160,7 @@ TEST(MysqlProtocol, CorruptTableIsRepairedOnceAndRetried) {
         return affected(1);
     };
     Protocol p(s, QuoteStyle::Default);
-    p.lock("a", 0, 10);
+    p.lock("a", nativelock::Deadline::after(0), 10);
     EXPECT_EQ(inserts, 2);
 }
 
@@ -223,10 +224,10 @@ TEST_F(MysqlServer, UncontendedCycleIsTwoRoundTripsAfterPrepare) {
     NativeSession a(server());
     Protocol p(a, QuoteStyle::Default);
     std::string n = name("rt");
-    p.lock(n, 0, 10);
+    p.lock(n, nativelock::Deadline::after(0), 10);
     ASSERT_TRUE(p.unlock(n));
     auto before = a.round_trips();
-    p.lock(n, 0, 10);
+    p.lock(n, nativelock::Deadline::after(0), 10);
     ASSERT_TRUE(p.unlock(n));
     EXPECT_EQ(a.round_trips() - before, 2u);
 }
@@ -235,9 +236,9 @@ TEST_F(MysqlServer, SecondSessionTimesOutThenGetsTheLockAfterRelease) {
     NativeSession a(server()), b(server());
     Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
     std::string n = name("two");
-    pa.lock(n, 0, 10);
+    pa.lock(n, Deadline::after(0), 10);
     auto t0 = std::chrono::steady_clock::now();
-    EXPECT_THROW(pb.lock(n, 0.5, 10), LockTimeout);
+    EXPECT_THROW(pb.lock(n, Deadline::after(0.5), 10), LockTimeout);
     double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_GE(took, 0.45);
     EXPECT_LT(took, 5);
@@ -246,7 +247,7 @@ TEST_F(MysqlServer, SecondSessionTimesOutThenGetsTheLockAfterRelease) {
         pa.unlock(n);
     });
     t0 = std::chrono::steady_clock::now();
-    pb.lock(n, 10, 10);
+    pb.lock(n, Deadline::after(10), 10);
     took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     releaser.join();
     EXPECT_LT(took, 3);
@@ -259,10 +260,10 @@ TEST_F(MysqlServer, DisconnectedHolderIsCleanedAtOnce) {
     auto a = std::make_unique<NativeSession>(server());
     NativeSession b(server());
     std::string n = name("dead");
-    Protocol(*a, QuoteStyle::Default).lock(n, 0, 600);
+    Protocol(*a, QuoteStyle::Default).lock(n, Deadline::after(0), 600);
     a.reset();  // QUIT: GET_LOCK released, row stays with lock_acquired = 1
     Protocol pb(b, QuoteStyle::Default);
-    pb.lock(n, 0, 10);
+    pb.lock(n, Deadline::after(0), 10);
     EXPECT_TRUE(pb.unlock(n));
 }
 
@@ -270,12 +271,79 @@ TEST_F(MysqlServer, HolderPastTtlIsKilled) {
     NativeSession a(server()), b(server());
     std::string n = name("ttl");
     Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
-    pa.lock(n, 0, 1);
+    pa.lock(n, Deadline::after(0), 1);
     auto t0 = std::chrono::steady_clock::now();
-    pb.lock(n, 10, 10);
+    pb.lock(n, Deadline::after(10), 10);
     double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_LT(took, 5);
     EXPECT_FALSE(pa.has_remaining_ttl(n, 0)) << "the hung holder's session was killed";
+    EXPECT_TRUE(pb.unlock(n));
+}
+
+// "No limit" is its own case: an unlimited wait on a contended lock waits (it once became
+// GET_LOCK(name, -1) and failed at once).
+TEST_F(MysqlServer, UnlimitedDeadlineWaitsForTheRelease) {
+    NativeSession a(server()), b(server());
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    std::string n = name("never");
+    pa.lock(n, Deadline::after(0), 10);
+    std::thread releaser([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        pa.unlock(n);
+    });
+    EXPECT_NO_THROW(pb.lock(n, Deadline::never(), 10));
+    releaser.join();
+    EXPECT_TRUE(pb.unlock(n));
+}
+
+TEST_F(MysqlServer, InterruptedWaitStopsWithinASliceAndHoldsNothing) {
+    NativeSession a(server()), b(server());
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    std::string n = name("interrupt");
+    pa.lock(n, Deadline::after(0), 10);
+    int asked = 0;
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_THROW(pb.lock(n, Deadline::never(), 10, [&] { return ++asked >= 3; }), WaitInterrupted);
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(took, 3);
+    EXPECT_FALSE(pb.has_remaining_ttl(n, 0));
+    EXPECT_TRUE(pa.has_remaining_ttl(n, 0));
+    EXPECT_TRUE(pa.unlock(n));
+}
+
+TEST_F(MysqlServer, HugeTtlIsClampedNeverExpired) {
+    EXPECT_EQ(ttl_seconds(1e19), kMaxTtlSeconds);
+    EXPECT_EQ(ttl_seconds(9223372036854775807.0), kMaxTtlSeconds);
+    EXPECT_EQ(ttl_seconds(std::numeric_limits<double>::infinity()), kMaxTtlSeconds);
+    EXPECT_EQ(ttl_seconds(1.4), 1);
+    NativeSession a(server()), b(server());
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    std::string n = name("hugettl");
+    pa.lock(n, Deadline::after(0), ttl_seconds(1e19));
+    EXPECT_THROW(pb.lock(n, Deadline::after(0.3), 10), LockTimeout);
+    EXPECT_TRUE(pa.has_remaining_ttl(n, ttl_seconds(1e6)));
+    EXPECT_FALSE(pa.has_remaining_ttl(n, ttl_seconds(1e19)));
+    EXPECT_TRUE(pa.unlock(n));
+}
+
+// Taking over a row whose holder is gone must not KILL a session that merely holds GET_LOCK for a
+// moment (a waiter probing it): only the expired row's own session, while it still holds.
+TEST_F(MysqlServer, TakeOverDoesNotKillASessionHoldingGetLockBriefly) {
+    auto a = std::make_unique<NativeSession>(server());
+    NativeSession waiter(server()), b(server());
+    std::string n = name("brief");
+    Protocol(*a, QuoteStyle::Default).lock(n, Deadline::after(0), 1);
+    a.reset();  // the holder is gone; its row expires after 1 s
+    std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+    waiter.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+    std::thread let_go([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        waiter.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    });
+    Protocol pb(b, QuoteStyle::Default);
+    EXPECT_NO_THROW(pb.lock(n, Deadline::after(10), 10));
+    let_go.join();
+    EXPECT_NO_THROW(waiter.execute("SELECT 1", {}, false, true)) << "the waiter was killed";
     EXPECT_TRUE(pb.unlock(n));
 }
 

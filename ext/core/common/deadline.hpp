@@ -34,10 +34,13 @@ class Deadline {
         return left < cap_ms ? static_cast<int>(left) : cap_ms;
     }
 
-    double remaining_seconds() const {
-        if (!at_) return -1;
+    // Seconds left, capped at cap_seconds; cap_seconds when there is no limit ("no limit" is
+    // its own case, never a number standing for it).
+    double remaining_seconds(double cap_seconds) const {
+        if (!at_) return cap_seconds;
         auto left = std::chrono::duration<double>(*at_ - Clock::now()).count();
-        return left > 0 ? left : 0;
+        if (left <= 0) return 0;
+        return left < cap_seconds ? left : cap_seconds;
     }
 
   private:

@@ -28,7 +28,19 @@ void sleep_seconds(double s) {
     if (s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(s));
 }
 
+// Where take_over_stale_row() leaves the session that held the row before us.
+constexpr const char *kPreviousHolderVar = "nativelock_previous_holder";
+
+// The longest server-side wait between two looks at the caller's interrupted().
+constexpr double kInterruptSliceSeconds = 0.2;
+
 }  // namespace
+
+long long ttl_seconds(double seconds) {
+    if (!(seconds < static_cast<double>(kMaxTtlSeconds))) return kMaxTtlSeconds;  // INF, NaN
+    if (!(seconds > -static_cast<double>(kMaxTtlSeconds))) return -kMaxTtlSeconds;
+    return std::llround(seconds);
+}
 
 std::size_t name_length(const std::string &name) {
     std::size_t chars = 0;
@@ -106,19 +118,86 @@ void Protocol::deregister(const std::string &name) {
         {Param::str(name)});
 }
 
-bool Protocol::clean(const std::string &name) {
-    Result r = run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND (" + q_created_ +
-                       " + " + q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ +
-                       " AND IFNULL(IS_USED_LOCK(?),0) != " + q_conn_ + "))",
-                   {Param::str(name), Param::str(name)});
+// Rows past their TTL, or marked acquired by a session that no longer holds GET_LOCK, become ours
+// in one statement (the package deletes them and inserts anew: the same end state). The row's
+// previous session is kept in a session variable: the only session we may have to KILL.
+bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
+    Result r =
+        run("UPDATE " + q_table_ + " SET " + q_conn_ + " = IF((@" + kPreviousHolderVar +
+                " := " + q_conn_ + ") IS NULL, connection_id(), connection_id()), " + q_created_ +
+                " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = false WHERE " +
+                q_name_ + " = ? AND (" + q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" +
+                q_acquired_ + " AND IFNULL(IS_USED_LOCK(?),0) != " + q_conn_ + "))",
+            {Param::integer(ttl), Param::str(name), Param::str(name)});
     return r.affected == 1;
 }
 
-void Protocol::lock(const std::string &name, double timeout, long long ttl) {
+// We own the row: take GET_LOCK. A waiter may hold it for a moment (its probe), and nobody else
+// may be killed for that. Only a session known to hold it for good is KILLed, and only while it
+// still holds it and is not our own: the session of the expired row we took over, or one that
+// holds GET_LOCK without any row of this name for a whole second (a holder past its TTL whose row
+// someone else removed).
+void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over) {
+    double pause = 0.001;
+    int kills = 0;
+    auto started = Deadline::Clock::now();
+    std::optional<long long> rowless_holder;
+    auto rowless_since = started;
+    while (!take_get_lock(name)) {
+        auto now = Deadline::Clock::now();
+        double waited = std::chrono::duration<double>(now - started).count();
+        if (waited > 5.0)
+            throw AcquireFailed(
+                "Could not acquire lock. Other session holds it and does not terminate.");
+        std::optional<long long> victim;
+        if (took_over && waited > 0.05) {
+            Result previous = run("SELECT @" + std::string(kPreviousHolderVar), {}, false);
+            if (previous.value) victim = to_ll(previous.value);
+        } else if (waited > 0.05) {
+            Result holder =
+                run("SELECT IS_USED_LOCK(?), (SELECT COUNT(*) FROM " + q_table_ + " WHERE " +
+                        q_name_ + " = ? AND " + q_conn_ + " = IS_USED_LOCK(?))",
+                    {Param::str(name), Param::str(name), Param::str(name)}, true, true);
+            std::optional<long long> id;
+            if (!holder.rows.empty() && holder.rows[0].size() > 1 && holder.rows[0][0] &&
+                to_ll(holder.rows[0][1]) == 0)
+                id = to_ll(holder.rows[0][0]);
+            if (id != rowless_holder) {
+                rowless_holder = id;
+                rowless_since = now;
+            } else if (id && std::chrono::duration<double>(now - rowless_since).count() >= 1.0) {
+                victim = id;
+            }
+        }
+        if (victim && waited > 0.05) {
+            Result still =
+                run("SELECT IFNULL(IS_USED_LOCK(?), 0) = ? AND ? <> CONNECTION_ID()",
+                    {Param::str(name), Param::integer(*victim), Param::integer(*victim)});
+            if (still.value && *still.value == "1") {
+                if (kills++ > 20)
+                    throw AcquireFailed(
+                        "Could not acquire lock. Other session holds it and does not terminate.");
+                try {
+                    run("KILL " + std::to_string(*victim), {}, false);
+                } catch (const SqlError &) {
+                    // The session may have ended meanwhile.
+                }
+            }
+        }
+        sleep_seconds(pause);
+        pause = std::min(pause * 2, 0.05);
+    }
+}
+
+void Protocol::lock(const std::string &name, const Deadline &deadline, long long ttl,
+                    const std::function<bool()> &interrupted) {
     if (name_length(name) > kMaxNameChars)
         throw InvalidArgument("Lock name \"" + name +
                               "\" is longer than 64 characters (MySQL limit)");
-    Deadline deadline = Deadline::after(timeout);
+    // Between bounded server-side waits the caller may run PHP signal handlers.
+    auto check_interrupt = [&] {
+        if (interrupted && interrupted()) throw WaitInterrupted("interrupted");
+    };
     double instant_backoff = 0.001;
     for (;;) {
         // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own,
@@ -143,36 +222,11 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
         } else {
             owned_row = register_row(name, ttl);
         }
+        bool took_over = false;
+        if (!owned_row) owned_row = took_over = take_over_stale_row(name, ttl);
         if (owned_row) {
-            // We own the row: take GET_LOCK. Another session may hold it for a moment (a waiter
-            // of the previous holder) or for good (a holder past its TTL, a hung session): give
-            // it a few ms, then KILL it — we are the legitimate holder.
             try {
-                double pause = 0.001;
-                int kills = 0;
-                auto started = Deadline::Clock::now();
-                while (!take_get_lock(name)) {
-                    Result holder = run("SELECT IS_USED_LOCK(?)", {Param::str(name)});
-                    double waited =
-                        std::chrono::duration<double>(Deadline::Clock::now() - started).count();
-                    if (holder.value && waited > 0.05) {
-                        if (kills++ > 20)
-                            throw AcquireFailed(
-                                "Could not acquire lock. Other session holds it and does not "
-                                "terminate.");
-                        try {
-                            run("KILL " + std::to_string(to_ll(holder.value)), {}, false);
-                        } catch (const SqlError &) {
-                            // The session may have ended meanwhile.
-                        }
-                    }
-                    if (waited > 5.0)
-                        throw AcquireFailed(
-                            "Could not acquire lock. Other session holds it and does not "
-                            "terminate.");
-                    sleep_seconds(pause);
-                    pause = std::min(pause * 2, 0.05);
-                }
+                take_get_lock_owning_row(name, took_over);
             } catch (const SessionLost &) {
                 throw;
             } catch (...) {
@@ -185,8 +239,8 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
             return;
         }
 
-        if (clean(name)) continue;
         if (deadline.expired()) throw LockTimeout("timeout");
+        check_interrupt();
 
         Result row =
             run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " + q_conn_ +
@@ -194,15 +248,22 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
                 {Param::str(name)}, true, true);
         if (row.rows.empty()) continue;  // released meanwhile
         if (row.rows[0].size() > 1 && row.rows[0][1] && *row.rows[0][1] == "1") {
-            // Our own session holds it: nobody else can release it while we wait.
-            sleep_seconds(deadline.remaining_seconds());
-            throw LockTimeout("timeout");
+            // Our own session holds it: nobody else can release it while we wait. Sleep out
+            // the deadline in short slices, so that signal handlers still run.
+            for (;;) {
+                check_interrupt();
+                if (deadline.expired()) throw LockTimeout("timeout");
+                sleep_seconds(deadline.remaining_seconds(kInterruptSliceSeconds));
+            }
         }
         long long ttl_left = to_ll(row.rows[0][0]);
-        // The row expires at the end of second created+ttl; clean() sees it one second later.
-        double wait = std::min({deadline.remaining_seconds(),
-                                static_cast<double>(std::max(ttl_left, 0LL)) + 1.0,
-                                session_.max_wait_seconds()});
+        // The row expires at the end of second created+ttl; take_over_stale_row() sees it one
+        // second later. The server-side wait is bounded: by the deadline, the row's TTL, the
+        // session's read timeout and, when PHP may have handlers to run, a short slice.
+        double cap = std::min(static_cast<double>(std::max(ttl_left, 0LL)) + 1.0,
+                              session_.max_wait_seconds());
+        if (interrupted) cap = std::min(cap, kInterruptSliceSeconds);
+        double wait = deadline.remaining_seconds(cap);
         auto before = Deadline::Clock::now();
         Result got = run("SELECT GET_LOCK(?, ?)",
                          {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
@@ -211,7 +272,7 @@ void Protocol::lock(const std::string &name, double timeout, long long ttl) {
             // GET_LOCK was free although the row stands (its owner is between INSERT and
             // GET_LOCK, or died with lock_acquired unset): back off instead of spinning.
             if (std::chrono::duration<double>(Deadline::Clock::now() - before).count() < 0.002) {
-                sleep_seconds(std::min(instant_backoff, deadline.remaining_seconds()));
+                sleep_seconds(deadline.remaining_seconds(instant_backoff));
                 instant_backoff = std::min(instant_backoff * 2, 0.1);
             } else {
                 instant_backoff = 0.001;

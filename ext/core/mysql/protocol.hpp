@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
+#include "common/deadline.hpp"
 #include "mysql/session.hpp"
 
 namespace nativelock::mysql {
@@ -23,11 +25,28 @@ class AcquireFailed : public Error {
     using Error::Error;
 };
 
+// lock(): the caller's interrupted() asked to stop waiting (a PHP signal handler is due). Nothing
+// is held; the caller runs what is pending and calls lock() again with the same deadline.
+class WaitInterrupted : public Error {
+  public:
+    using Error::Error;
+};
+
 // tryRepairTable() failed (message is the package's).
 class TableRepairFailed : public Error {
   public:
     using Error::Error;
 };
+
+// TTLs and minimum TTLs are clamped to this many seconds (~31 years): no practical limit, and
+// created + ttl stays far inside MySQL's BIGINT (a larger value would overflow there or, through
+// a double-to-integer conversion, wrap into an already expired lock).
+constexpr long long kMaxTtlSeconds = 1'000'000'000;
+
+// Seconds as the protocol's integer TTL: NaN is the caller's to reject; INF and anything at or
+// above kMaxTtlSeconds is kMaxTtlSeconds; fractions round like the package's (int) cast would not,
+// to the nearest second.
+long long ttl_seconds(double seconds);
 
 // The longest lock name the table (varchar(64)) holds, in characters.
 constexpr std::size_t kMaxNameChars = 64;
@@ -39,8 +58,10 @@ class Protocol {
   public:
     Protocol(Session &session, QuoteStyle style, std::string table = "shared_locks");
 
-    // Acquires; throws LockTimeout, AcquireFailed, InvalidArgument or session errors.
-    void lock(const std::string &name, double timeout, long long ttl);
+    // Acquires before `deadline`; throws LockTimeout, AcquireFailed, InvalidArgument, session
+    // errors, or WaitInterrupted when `interrupted` (asked between bounded waits) says so.
+    void lock(const std::string &name, const Deadline &deadline, long long ttl,
+              const std::function<bool()> &interrupted = nullptr);
     // Deletes our row and releases GET_LOCK; false if the row was not ours anymore.
     bool unlock(const std::string &name);
     // Request-end release: like unlock(), but a row whose lock_acquired mark is unset is left
@@ -60,7 +81,8 @@ class Protocol {
     bool register_row(const std::string &name, long long ttl);
     bool take_get_lock(const std::string &name);
     void deregister(const std::string &name);
-    bool clean(const std::string &name);
+    bool take_over_stale_row(const std::string &name, long long ttl);
+    void take_get_lock_owning_row(const std::string &name, bool took_over);
 
     Session &session_;
     QuoteStyle style_;
