@@ -705,14 +705,27 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
 
 namespace {
 
+// Whether `name` was taken in this process on a native session that has since been replaced (a
+// KILL, a server restart): its lock died with that session. Connection ids are reused after a
+// restart, so only the session generation can tell.
+bool held_by_an_earlier_session(const std::string &name) {
+    RequestState &s = st();
+    if (s.held_via_pdo || !s.native || s.held_pid != nativelock::process::current_pid()) return false;
+    for (std::size_t i = 0; i < s.held.size(); ++i) {
+        if (s.held[i] == name) return s.held_generations[i] != s.native->generation();
+    }
+    return false;
+}
+
 void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
     (void)execute_data;
     std::string lock_name = str_of(name);
     bool released = false;
     NL_SHARED_GUARD_BEGIN
     core::Protocol protocol(session(), quote_style());
+    bool lost = held_by_an_earlier_session(lock_name);
     untrack(lock_name);
-    released = protocol.unlock(lock_name);
+    if (!lost) released = protocol.unlock(lock_name);
     drop_previous();
     NL_SHARED_GUARD_END(Op::Unlock, name, nullptr)
     if (!released) throw_lock_exception(ce_release, name, nullptr, "", nullptr);
