@@ -146,6 +146,7 @@ namespace ItsMieger\MySqlSharedLocks {
         public static function releaseAllHeldLocks(): int {}
     }
 
+    /** @not-serializable */
     class SharedLockHandle
     {
         /** @var string|null */

@@ -294,6 +294,9 @@ void register_shutdown_release() {
 
 void track(const std::string &name) {
     RequestState &s = st();
+    // A forked child inherits its parent's list: those locks are the parent's (never released
+    // here), and the child's own must be filed under the child to be released at its end.
+    if (!s.held.empty() && s.held_pid != nativelock::process::current_pid()) forget_held();
     bool via_pdo = s.pdo_mode || !s.configured;
     if (s.held.empty()) {
         s.held_via_pdo = via_pdo;

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 579c7167ee4dd0e234309074948bc76c536475aa */
+ * Stub hash: 82a5e510426cecd6bf34a33b51cc3188adee91ae */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockException___construct, 0, 0, 1)
 	ZEND_ARG_INFO(0, lockName)
@@ -277,6 +277,7 @@ static zend_class_entry *register_class_ItsMieger_MySqlSharedLocks_SharedLockHan
 
 	INIT_NS_CLASS_ENTRY(ce, "ItsMieger\\MySqlSharedLocks", "SharedLockHandle", class_ItsMieger_MySqlSharedLocks_SharedLockHandle_methods);
 	class_entry = zend_register_internal_class_ex(&ce, NULL);
+	class_entry->ce_flags |= ZEND_ACC_NOT_SERIALIZABLE;
 
 	zval property_lockName_default_value;
 	ZVAL_NULL(&property_lockName_default_value);
