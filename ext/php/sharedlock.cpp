@@ -24,6 +24,10 @@ extern "C" {
 #include "mysql/native_session.hpp"
 #include "mysql/protocol.hpp"
 #include "interrupts.h"
+
+extern "C" {
+#include "ext/pdo/php_pdo_driver.h"
+}
 #include "request_registry.h"
 #include "sharedlock_arginfo.h"
 
@@ -79,7 +83,6 @@ struct RequestState {
     pid_t held_pid = 0;
     core::NativeSession *held_native = nullptr;
     nativelock::php::RegistryEntry entry;
-    bool shutdown_function_registered = false;
 
     RequestState() {
         for (zval *z : {&config_host, &config_db, &config_user, &config_password, &config_charset,
@@ -257,39 +260,83 @@ void release_native_held() noexcept {
     s.held_native = nullptr;
 }
 
-void release_at_request_end(nativelock::php::RegistryEntry *) noexcept {
-    if (!state) return;
-    if (state->held_via_pdo) {
-        // The shutdown function released them through the PDO while it was alive; PHP must not
-        // be called from here. What is left goes when the PDO's connection closes.
-        state->held.clear();
-        state->held_generations.clear();
-        return;
+// The PDO's own driver, for request end: quoting and statements through pdo_dbh_t's methods,
+// with no PHP method call (a user subclass of PDO cannot run here) and no exception. Reads no
+// result rows: a statement that needs one reports an error, which ends that release.
+class PdoDriverSession : public core::Session {
+  public:
+    explicit PdoDriverSession(pdo_dbh_t *dbh) : dbh_(dbh) {}
+    core::Result execute(const std::string &sql, const std::vector<core::Param> &params, bool,
+                         bool want_rows) override {
+        if (want_rows || sql.rfind("SELECT", 0) == 0)
+            throw nativelock::Error("no result rows at request end");
+        std::string text;
+        std::size_t param = 0;
+        for (char c : sql) {
+            if (c != '?' || param >= params.size()) {
+                text += c;
+                continue;
+            }
+            const core::Param &p = params[param++];
+            if (p.kind == core::Param::Kind::String) {
+                zend_string *raw = zend_string_init(p.s.data(), p.s.size(), 0);
+                zend_string *quoted = dbh_->methods->quoter(dbh_, raw, PDO_PARAM_STR);
+                zend_string_release(raw);
+                if (!quoted) throw nativelock::Error("quoting failed");
+                text.append(ZSTR_VAL(quoted), ZSTR_LEN(quoted));
+                zend_string_release(quoted);
+            } else if (p.kind == core::Param::Kind::Int) {
+                text += std::to_string(p.i);
+            } else {
+                text += std::to_string(p.d);
+            }
+        }
+        zend_string *statement = zend_string_init(text.data(), text.size(), 0);
+        zend_long affected = dbh_->methods->doer(dbh_, statement);
+        zend_string_release(statement);
+        if (affected < 0) throw nativelock::Error("statement failed");
+        core::Result result;
+        result.affected = static_cast<std::uint64_t>(affected);
+        return result;
     }
-    release_native_held();
+
+  private:
+    pdo_dbh_t *dbh_;
+};
+
+// Request end for locks taken through a PDO: the PDO is alive (the request state holds it) and
+// destructors and shutdown functions have all run. Never calls PHP userland.
+void release_pdo_held() noexcept {
+    RequestState &s = *state;
+    zval *pdo = Z_TYPE(s.pdo) == IS_OBJECT ? &s.pdo : nullptr;
+    if (pdo && s.held_pid == nativelock::process::current_pid()) {
+        pdo_dbh_t *dbh = Z_PDO_DBH_P(pdo);
+        if (dbh && dbh->driver && dbh->methods && dbh->methods->doer && dbh->methods->quoter) {
+            PdoDriverSession driver(dbh);
+            core::Protocol protocol(driver, quote_style());
+            for (const std::string &name : s.held) {
+                try {
+                    protocol.release_at_end(name);
+                } catch (...) {
+                    // Not ours anymore, or the connection is gone: its locks go with it.
+                }
+            }
+        }
+    }
+    s.held.clear();
+    s.held_generations.clear();
 }
 
-void register_shutdown_release() {
-    RequestState &s = st();
-    if (s.shutdown_function_registered) return;
-    zval callable;
-    ZVAL_STRING(&callable, "ItsMieger\\MySqlSharedLocks\\SharedLock::releaseAllHeldLocks");
-    php_shutdown_function_entry entry;
-    memset(&entry, 0, sizeof entry);
-    char *error = nullptr;
-    if (zend_fcall_info_init(&callable, 0, &entry.fci, &entry.fci_cache, nullptr, &error) ==
-        SUCCESS) {
-        Z_TRY_ADDREF(entry.fci.function_name);
-        entry.fci.param_count = 0;
-        entry.fci.params = nullptr;
-        entry.fci.named_params = nullptr;
-        if (append_user_shutdown_function(&entry))
-            s.shutdown_function_registered = true;
-        else
-            zval_ptr_dtor(&entry.fci.function_name);
+void release_at_request_end(nativelock::php::RegistryEntry *) noexcept {
+    if (!state) return;
+    try {
+        if (state->held_via_pdo) {
+            release_pdo_held();
+        } else {
+            release_native_held();
+        }
+    } catch (...) {
     }
-    if (error) efree(error);
-    zval_ptr_dtor(&callable);
 }
 
 void track(const std::string &name) {
@@ -304,10 +351,10 @@ void track(const std::string &name) {
         s.held_native = via_pdo ? nullptr : s.native;
         s.held_generation = via_pdo ? 0 : s.native->generation();
         s.entry.release = release_at_request_end;
-        s.entry.phase = via_pdo ? nativelock::php::kReleaseAtShutdownFunction
-                                : nativelock::php::kReleaseAtRequestShutdown;
+        // Released in RSHUTDOWN, after destructors and every shutdown function (SPEC §2); locks
+        // on a PDO through its driver, which the request state keeps alive until then.
+        s.entry.phase = nativelock::php::kReleaseAtRequestShutdown;
         nativelock::php::registry_add(&s.entry);
-        if (via_pdo) register_shutdown_release();
     }
     s.held.push_back(name);
     s.held_generations.push_back(via_pdo ? 0 : s.native->generation());
@@ -713,7 +760,8 @@ namespace {
 // restart, so only the session generation can tell.
 bool held_by_an_earlier_session(const std::string &name) {
     RequestState &s = st();
-    if (s.held_via_pdo || !s.native || s.held_pid != nativelock::process::current_pid()) return false;
+    if (s.held_via_pdo || !s.native || s.held_pid != nativelock::process::current_pid())
+        return false;
     for (std::size_t i = 0; i < s.held.size(); ++i) {
         if (s.held[i] == name) return s.held_generations[i] != s.native->generation();
     }
