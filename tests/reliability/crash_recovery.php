@@ -56,11 +56,13 @@ function contender(ReliabilityBackend $backend, string $log, bool $stoppable, ?s
             continue;
         }
         log_phase($fh, 'enter');
+        $pause('enter');
         rel_random_sleep(2000);
         log_phase($fh, 'leave');
         $pause('leave');
         $backend->release($held);
         log_phase($fh, 'released');
+        $pause('released');
         rel_random_sleep(1000);
     }
 }
@@ -84,10 +86,14 @@ $slowWaiters = [];
 for ($trial = 0; $trial < $opt['trials']; $trial++) {
     file_put_contents($log, '');
     $withRival = $trial % 2 === 1;
-    // Every other pair of trials targets a phase: the victim stops itself there and is
-    // killed 0-300 µs after being resumed (inside the acquire or the release call).
-    // 'start' kills it stopped before its first acquire.
-    $target = [null, null, 'leave', 'acquiring', 'start'][intdiv($trial, 2) % 5];
+    // Pairs of trials (without and with a rival) target a kill point. The victim stops itself
+    // right after logging that phase and is killed while still stopped, so every kill point
+    // is covered whatever the scheduling; with a '+' it is resumed and killed 0-300 µs later,
+    // inside the acquire or release call (where that lands depends on timing). Targetless
+    // trials kill at a random moment of the loop.
+    $target = [null, 'start', 'acquiring', 'enter', 'leave', 'released', 'acquiring+', 'leave+'][intdiv($trial, 2) % 8];
+    $resume = $target !== null && str_ends_with($target, '+');
+    $target = $target === null ? null : rtrim($target, '+');
     $rival = null;
     if ($withRival) {
         $rival = pcntl_fork();
@@ -101,7 +107,7 @@ for ($trial = 0; $trial < $opt['trials']; $trial++) {
         contender($backend, $log, false, $target);
         exit(0);
     }
-    if ($target === 'start') {
+    if ($target !== null && !$resume) {
         pcntl_waitpid($victim, $status, WUNTRACED);
     } elseif ($target !== null) {
         pcntl_waitpid($victim, $status, WUNTRACED);
@@ -191,7 +197,7 @@ $measured = [
 ];
 // Every kill point must have been hit, or the trials did not test what they claim.
 foreach (['before acquire', 'during acquire', 'holding', 'during release', 'after release'] as $point) {
-    if (empty($phases[$point]) && $opt['trials'] >= 50) {
+    if (empty($phases[$point]) && $opt['trials'] >= 16) {
         $failures[] = "no trial killed the holder $point: increase --trials";
     }
 }
