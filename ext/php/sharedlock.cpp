@@ -495,7 +495,11 @@ bool throw_mapped(Op op, const CaughtSharedError &caught, zval *name, zval *extr
             break;
         case Op::Repair:
         case Op::Other:
-            if (previous && kind != Repair && previous->ce != spl_ce_RuntimeException) {
+            if (kind == BadName) {
+                // Bad input outside a lock operation (configureConnection()'s $additionalDsn).
+                if (previous) OBJ_RELEASE(previous);
+                zend_value_error("%s", what.c_str());
+            } else if (previous && kind != Repair && previous->ce != spl_ce_RuntimeException) {
                 // A PHP exception (PDOException) propagates as the package lets it.
                 zval ex;
                 ZVAL_OBJ(&ex, previous);
@@ -619,25 +623,10 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, configureConnection) {
     p.charset = str_of(&s.config_charset);
     p.port =
         zend_is_true(&s.config_port) ? static_cast<unsigned>(zval_get_long(&s.config_port)) : 0;
-    if (zend_is_true(&s.config_dsn)) {
-        // key=value;… of the DSN: unix_socket is honoured by the native driver.
-        std::string extra = str_of(&s.config_dsn);
-        std::size_t pos = 0;
-        while (pos <= extra.size()) {
-            std::size_t end = extra.find(';', pos);
-            if (end == std::string::npos) end = extra.size();
-            std::string item = extra.substr(pos, end - pos);
-            std::size_t eq = item.find('=');
-            if (eq != std::string::npos) {
-                std::string k = item.substr(0, eq), v = item.substr(eq + 1);
-                if (k == "unix_socket")
-                    p.unix_socket = v;
-                else if (k == "port")
-                    p.port = static_cast<unsigned>(std::atoi(v.c_str()));
-            }
-            pos = end + 1;
-        }
-    }
+    // The pdo driver hands $additionalDsn to PDO as it is; the native one takes what it can
+    // honour and rejects the rest (InvalidArgument: a ValueError naming the key).
+    if (zend_is_true(&s.config_dsn) && !driver_is_pdo())
+        p.apply_additional_dsn(str_of(&s.config_dsn));
     p.connect_timeout = NATIVELOCK_G(mysql_connect_timeout);
     p.read_timeout = NATIVELOCK_G(mysql_read_timeout);
     s.params = p;

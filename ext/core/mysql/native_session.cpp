@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "common/process.hpp"
@@ -31,6 +32,41 @@ std::string ConnectParams::key() const {
     }
     k += std::to_string(port);
     return k;
+}
+
+void ConnectParams::apply_additional_dsn(std::string_view dsn) {
+    while (!dsn.empty()) {
+        std::size_t end = dsn.find(';');
+        std::string_view item = dsn.substr(0, end);
+        dsn = end == std::string_view::npos ? std::string_view() : dsn.substr(end + 1);
+        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+        if (item.empty()) continue;
+        std::size_t eq = item.find('=');
+        std::string key(item.substr(0, eq));
+        if (eq == std::string_view::npos)
+            throw InvalidArgument("additionalDsn: \"" + key + "\" is not a key=value pair");
+        std::string value(item.substr(eq + 1));
+        if (key == "unix_socket") {
+            unix_socket = value;
+        } else if (key == "host") {
+            host = value;
+        } else if (key == "dbname") {
+            database = value;
+        } else if (key == "charset") {
+            charset = value;
+        } else if (key == "port") {
+            char *stop = nullptr;
+            long n = value.empty() ? 0 : std::strtol(value.c_str(), &stop, 10);
+            if (value.empty() || *stop != '\0' || n < 1 || n > 65535)
+                throw InvalidArgument("additionalDsn: port must be a number from 1 to 65535");
+            port = static_cast<unsigned>(n);
+        } else {
+            throw InvalidArgument("additionalDsn: \"" + key +
+                                  "\" is not supported by the native driver (host, port, dbname, "
+                                  "charset, unix_socket are; nativelock.sharedlock_driver=pdo "
+                                  "passes the DSN to PDO as it is)");
+        }
+    }
 }
 
 NativeSession::NativeSession(ConnectParams params) : params_(std::move(params)) {}

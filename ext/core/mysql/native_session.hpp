@@ -28,6 +28,12 @@ struct ConnectParams {
 
     // Pool key: every field that changes what the session is.
     std::string key() const;
+
+    // Applies configureConnection()'s $additionalDsn ("key=value;…", as PDO's mysql: DSN takes
+    // it) for the native driver: host, port, dbname, charset and unix_socket are honoured;
+    // anything else throws InvalidArgument naming the key (never its value), rather than being
+    // silently ignored.
+    void apply_additional_dsn(std::string_view dsn);
 };
 
 class NativeSession : public Session {
