@@ -26,8 +26,14 @@ extern "C" {
 #include "interrupts.h"
 
 extern "C" {
+#include "ext/mysqlnd/mysqlnd.h"
 #include "ext/pdo/php_pdo_driver.h"
 }
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
 #include "request_registry.h"
 #include "sharedlock_arginfo.h"
 
@@ -303,6 +309,36 @@ class PdoDriverSession : public core::Session {
   private:
     pdo_dbh_t *dbh_;
 };
+
+// pdo_mysql's handle begins with its connection (`MYSQL *server;`, a MYSQLND with mysqlnd, first
+// in php_pdo_mysql_int.h, which is not installed).
+struct PdoMysqlHandleHead {
+    MYSQLND *server;
+};
+
+// In a forked child, at request end: the lock session's PDO shares its socket with the parent,
+// and destroying it sends COM_QUIT on that socket, which ends the parent's session and every
+// lock the parent holds. The child's copy of the descriptor is pointed at /dev/null first: the
+// QUIT goes nowhere and only the child's copy is closed.
+void detach_inherited_pdo(zend_object *object) noexcept {
+    pdo_dbh_t *dbh = php_pdo_dbh_fetch_inner(object);
+    if (!dbh || !dbh->driver || !dbh->driver_data || !dbh->driver->driver_name ||
+        std::strcmp(dbh->driver->driver_name, "mysql") != 0 || dbh->is_persistent)
+        return;
+    MYSQLND *conn = static_cast<PdoMysqlHandleHead *>(dbh->driver_data)->server;
+    if (!conn || !conn->data || !conn->data->vio || !conn->data->vio->data) return;
+    php_stream *stream = conn->data->vio->data->stream;
+    int fd = -1;
+    if (!stream ||
+        php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL,
+                        reinterpret_cast<void **>(&fd), 0) != SUCCESS ||
+        fd < 0)
+        return;
+    int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd < 0) return;
+    ::dup2(null_fd, fd);
+    ::close(null_fd);
+}
 
 // Request end for locks taken through a PDO: the PDO is alive (the request state holds it) and
 // destructors and shutdown functions have all run. Never calls PHP userland.
@@ -901,6 +937,8 @@ void nativelock_sharedlock_rshutdown() {
     if (state) {
         if (!state->held.empty()) release_at_request_end(&state->entry);
         nativelock::php::registry_remove(&state->entry);
+        if (Z_TYPE(state->pdo) == IS_OBJECT && state->pdo_pid != nativelock::process::current_pid())
+            detach_inherited_pdo(Z_OBJ(state->pdo));
         delete state;
         state = nullptr;
     }
