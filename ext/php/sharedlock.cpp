@@ -195,11 +195,15 @@ void open_pdo(zval *out) {
     zval attr[2];
     ZVAL_LONG(&attr[0], 20);  // PDO::ATTR_EMULATE_PREPARES
     ZVAL_FALSE(&attr[1]);
+    std::exception_ptr failure;
     try {
         call_method(Z_OBJ(object), "setAttribute", &ret, 2, attr);
     } catch (...) {
+        failure = std::current_exception();  // the PDO is released outside the catch block
+    }
+    if (failure) {
         zval_ptr_dtor(&object);
-        throw;
+        std::rethrow_exception(failure);
     }
     zval_ptr_dtor(&ret);
     ZVAL_COPY_VALUE(out, &object);

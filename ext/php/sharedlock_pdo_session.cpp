@@ -146,23 +146,28 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
     } else {
         zval arg;
         ZVAL_STRINGL(&arg, sql.data(), sql.size());
+        // PHP values are released outside the catch block (a destructor may run user code),
+        // then the error goes on.
+        std::exception_ptr failure;
         try {
             call_method(pdo_, "prepare", &stmt, 1, &arg);
         } catch (...) {
-            zval_ptr_dtor(&arg);
-            throw;
+            failure = std::current_exception();
         }
         zval_ptr_dtor(&arg);
+        if (failure) std::rethrow_exception(failure);
         if (Z_TYPE(stmt) != IS_OBJECT) {
             zval_ptr_dtor(&stmt);
             zval info;
             call_method(pdo_, "errorInfo", &info, 0, nullptr);
+            std::exception_ptr info_failure;
             try {
                 throw_from_error_info(&info);
             } catch (...) {
-                zval_ptr_dtor(&info);
-                throw;
+                info_failure = std::current_exception();
             }
+            zval_ptr_dtor(&info);
+            if (info_failure) std::rethrow_exception(info_failure);
         }
         if (prepared) {
             Z_ADDREF(stmt);
@@ -186,6 +191,7 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
                 break;
         }
     }
+    std::exception_ptr failure;
     try {
         call_method(st, "execute", &ret, 1, &args);
         zval_ptr_dtor(&args);
@@ -195,12 +201,14 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
         if (!ok) {
             zval info;
             call_method(st, "errorInfo", &info, 0, nullptr);
+            std::exception_ptr info_failure;
             try {
                 throw_from_error_info(&info);
             } catch (...) {
-                zval_ptr_dtor(&info);
-                throw;
+                info_failure = std::current_exception();
             }
+            zval_ptr_dtor(&info);
+            if (info_failure) std::rethrow_exception(info_failure);
         }
         // The protocol's statements that return rows are SELECT and REPAIR TABLE.
         bool returns_rows = sql.compare(0, 6, "SELECT") == 0 || sql.compare(0, 6, "REPAIR") == 0;
@@ -263,11 +271,11 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
             }
         }
     } catch (...) {
-        zval_ptr_dtor(&args);
-        zval_ptr_dtor(&stmt);
-        throw;
+        failure = std::current_exception();
     }
+    zval_ptr_dtor(&args);
     zval_ptr_dtor(&stmt);
+    if (failure) std::rethrow_exception(failure);
     return result;
 }
 
