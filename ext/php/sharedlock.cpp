@@ -7,6 +7,7 @@
 #include "sharedlock_shim.h"
 
 extern "C" {
+#include "Zend/zend_attributes.h"
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
 #include "ext/spl/spl_exceptions.h"
@@ -930,6 +931,11 @@ void nativelock_sharedlock_minit(int) {
     ce_table_repair =
         register_class_ItsMieger_MySqlSharedLocks_Exception_TableRepairException(zend_ce_exception);
     ce_shared_lock = register_class_ItsMieger_MySqlSharedLocks_SharedLock();
+    // configureConnection(…, #[\SensitiveParameter] $password, …): traces never show it.
+    zend_add_parameter_attribute(static_cast<zend_function *>(zend_hash_str_find_ptr(
+                                     &ce_shared_lock->function_table, "configureconnection",
+                                     sizeof("configureconnection") - 1)),
+                                 3, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
     ce_handle = register_class_ItsMieger_MySqlSharedLocks_SharedLockHandle();
     zend_register_class_alias("SharedLock", ce_shared_lock);
 }
