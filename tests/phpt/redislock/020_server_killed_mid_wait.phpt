@@ -1,5 +1,7 @@
 --TEST--
 RedisLock: the server dying mid-wait gives RedisLockConnectionException naming host:port at once; after a restart the next call reconnects
+--CONFLICTS--
+all
 --EXTENSIONS--
 nativelock
 igbinary
