@@ -10,6 +10,7 @@ packages=(
     googletest libgtest-dev libbenchmark-dev
     valgrind gnuplot-nox procps
     clang libclang-rt-14-dev
+    bindfs fuse3
 )
 export DEBIAN_FRONTEND=noninteractive
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi

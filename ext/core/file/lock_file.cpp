@@ -75,7 +75,11 @@ ssize_t write_all(int fd, const std::string &data) {
 class TempFile {
   public:
     TempFile(std::string path, UniqueFd fd) : path_(std::move(path)), fd_(std::move(fd)) {}
-    ~TempFile() { ::unlink(path_.c_str()); }
+    // Closed before it is unlinked: NFS and FUSE clients silly-rename a name that is still open.
+    ~TempFile() {
+        fd_.reset();
+        ::unlink(path_.c_str());
+    }
     const std::string &path() const { return path_; }
     int fd() const { return fd_.get(); }
     UniqueFd &descriptor() { return fd_; }
@@ -173,7 +177,7 @@ bool LockFile::attempt_link(const std::string &temp_path, UniqueFd &temp_fd, Con
             owner_pid_ = process::current_pid();
             dev_ = temp_st.st_dev;
             ino_ = temp_st.st_ino;
-            held_fd_ = std::move(temp_fd);
+            held_fd_ = keep_inode_open(temp_fd);
             *status = Status::Acquired;
             return true;
         }
@@ -186,6 +190,22 @@ bool LockFile::attempt_link(const std::string &temp_path, UniqueFd &temp_fd, Con
     }
     *status = Status::AlreadyLocked;
     return false;
+}
+
+// The descriptor that keeps our lock file's inode allocated while held. NFS and FUSE clients
+// cannot delete a name that is open on them: they rename it (.nfsXXXX, .fuse_hidden…) until it
+// is closed, and a client that crashes leaves that file behind for good. So on a shared
+// filesystem the inode is held open through the lock file's own name (checked to be ours), and
+// the temp name, no longer open, is really removed.
+UniqueFd LockFile::keep_inode_open(UniqueFd &temp_fd) const {
+    if (on_local_filesystem()) return std::move(temp_fd);
+    UniqueFd by_lock_name(::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    struct stat st;
+    if (!by_lock_name || ::fstat(by_lock_name.get(), &st) != 0 || st.st_dev != dev_ ||
+        st.st_ino != ino_)
+        return std::move(temp_fd);
+    temp_fd.reset();
+    return by_lock_name;
 }
 
 bool LockFile::break_if_dead(Contention *contention) {

@@ -75,6 +75,7 @@ class LockFile {
     // Inspects the current holder; removes it if provably dead. Returns true if removed (the
     // caller should link again), false if the holder stands.
     bool break_if_dead(Contention *contention);
+    UniqueFd keep_inode_open(UniqueFd &temp_fd) const;
 
     std::string path_;
     mutable int local_fs_ = -1;  // -1 unknown, else 0/1
