@@ -91,7 +91,6 @@ static PHP_RINIT_FUNCTION(nativelock) {
 #endif
     for (auto &head : NATIVELOCK_G(held_locks)) head = nullptr;
     nativelock_filelock_rinit();
-    nativelock_sharedlock_rinit();
     return SUCCESS;
 }
 

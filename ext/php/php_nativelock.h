@@ -46,7 +46,6 @@ void nativelock_redislock_rshutdown();
 void nativelock_redislock_mshutdown();
 void nativelock_redislock_minfo();
 void nativelock_sharedlock_minit(int module_number);
-void nativelock_sharedlock_rinit();
 void nativelock_sharedlock_rshutdown();
 void nativelock_sharedlock_mshutdown();
 void nativelock_sharedlock_minfo();

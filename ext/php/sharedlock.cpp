@@ -940,8 +940,6 @@ void nativelock_sharedlock_minit(int) {
     zend_register_class_alias("SharedLock", ce_shared_lock);
 }
 
-void nativelock_sharedlock_rinit() {}
-
 void nativelock_sharedlock_rshutdown() {
     // The registry drain (before this hook) released held locks; now drop the request state.
     if (state) {

@@ -156,7 +156,7 @@ bool ReleaseWaiter::drain_inotify() {
     return ours;
 }
 
-ReleaseWaiter::Wake ReleaseWaiter::wait(const Deadline &deadline) {
+void ReleaseWaiter::wait(const Deadline &deadline) {
     Deadline poll_end = Deadline::after(poll_ms_ / 1000.0);
     for (;;) {
         struct pollfd fds[2];
@@ -175,25 +175,24 @@ ReleaseWaiter::Wake ReleaseWaiter::wait(const Deadline &deadline) {
         int ready = ::poll(fds, count, timeout);
         if (ready < 0) {
             // A signal (PHP timeouts, pcntl): let the caller look at its interrupt flag.
-            return Wake::Poll;
+            return;
         }
         if (ready == 0) {
-            if (deadline.expired()) return Wake::Deadline;
             poll_ms_ = std::min(poll_cap_ms_, poll_ms_ * 2);
-            return Wake::Poll;
+            return;
         }
         if (pidfd_slot >= 0 && (fds[pidfd_slot].revents & (POLLIN | POLLHUP | POLLERR))) {
             owner_pidfd_.reset();
             watched_pid_ = 0;
-            return Wake::OwnerDied;
+            return;
         }
         if (inotify_slot >= 0 && (fds[inotify_slot].revents & POLLIN) && drain_inotify()) {
             poll_ms_ = poll_start_ms_;
-            return Wake::Released;
+            return;
         }
         // Events for other files in the directory: keep waiting out this poll interval.
         if (poll_end.expired() || deadline.expired()) {
-            return deadline.expired() ? Wake::Deadline : Wake::Poll;
+            return;
         }
     }
 }

@@ -20,10 +20,9 @@ class ReleaseWaiter {
     // Also wake when this pid exits (no-op if pidfd_open is unavailable).
     void watch_owner(pid_t pid);
 
-    enum class Wake { Released, OwnerDied, Poll, Deadline };
-    Wake wait(const Deadline &deadline);
-
-    bool has_inotify() const { return inotify_fd_ >= 0; }
+    // Returns on a release event, the owner's death, the end of one poll interval, a signal, or
+    // the deadline; the caller tries again in every case.
+    void wait(const Deadline &deadline);
 
   private:
     bool drain_inotify();
