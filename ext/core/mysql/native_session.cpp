@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -114,8 +115,14 @@ std::uint64_t NativeSession::ensure_connected() {
     if (conn_) {
         // A killed or restarted server leaves the socket readable (EOF or an error packet)
         // while we are idle: notice it without a round trip.
+        // Only readable means gone: a signal (EINTR) must not drop a live session, and with it
+        // every GET_LOCK it holds.
         pollfd p{static_cast<int>(mysql_get_socket(conn_)), POLLIN, 0};
-        if (::poll(&p, 1, 0) != 0) disconnect();
+        int ready;
+        do {
+            ready = ::poll(&p, 1, 0);
+        } while (ready < 0 && errno == EINTR);
+        if (ready > 0) disconnect();
     }
     if (conn_) return generation_;
 

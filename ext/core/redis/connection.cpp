@@ -278,7 +278,10 @@ bool Connection::reusable() const {
     // A healthy idle connection has nothing to read; EOF, a reset or stray bytes all show up
     // as readable. One poll() system call, no round trip.
     pollfd pfd{ctx_->fd, POLLIN, 0};
-    int rc = ::poll(&pfd, 1, 0);
+    int rc;
+    do {
+        rc = ::poll(&pfd, 1, 0);
+    } while (rc < 0 && errno == EINTR);  // a signal says nothing about the connection
     return rc == 0;
 }
 
