@@ -13,7 +13,11 @@ extern zend_module_entry nativelock_module_entry;
 
 namespace nativelock::php {
 struct RegistryEntry;
-}
+namespace sharedlock {
+struct Pool;
+struct RequestState;
+}  // namespace sharedlock
+}  // namespace nativelock::php
 
 ZEND_BEGIN_MODULE_GLOBALS(nativelock)
 char *lockpath;
@@ -26,6 +30,12 @@ char *sharedlock_driver;
 // Held locks of this request, released at request end (see request_registry.h).
 // One list per release phase (kReleasePhases in request_registry.h).
 nativelock::php::RegistryEntry *held_locks[2];
+// SharedLock: this request's state, and this process's pool of native sessions (kept across
+// requests; never created in MINIT). Both created on first use.
+nativelock::php::sharedlock::RequestState *sharedlock_state;
+nativelock::php::sharedlock::Pool *sharedlock_pool;
+// SharedLock: the PHP exception a failed PHP call left, kept as `previous` of the next one.
+zend_object *sharedlock_stashed_previous;
 // date('d-m-Y H:i:s') of the last second asked, for owner records.
 time_t timestamp_second;
 char timestamp_text[32];

@@ -6,9 +6,12 @@
 
 #include "sharedlock_shim.h"
 
+#include "mysql/protocol.hpp"
+
 extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
+#include "ext/spl/spl_exceptions.h"
 }
 
 using namespace nativelock::php::sharedlock;
@@ -194,6 +197,101 @@ void throw_lock_exception(zend_class_entry *ce, zval *lock_name, zval *extra,
         return;
     }
     zend_throw_exception_object(&exception);
+}
+
+// --- error mapping at the entry points ------------------------------------------------
+
+CaughtSharedError classify_current() noexcept {
+    CaughtSharedError caught;
+    auto &kind = caught.kind;
+    auto &what = caught.what;
+    kind = CaughtSharedError::Other;
+    using K = CaughtSharedError;
+    try {
+        try {
+            throw;
+        } catch (const PhpBailout &) {
+            kind = K::Bailout;
+        } catch (const nativelock::mysql::LockTimeout &) {
+            kind = K::Timeout;
+        } catch (const nativelock::mysql::TableRepairFailed &e) {
+            kind = K::Repair;
+            what = e.what();
+        } catch (const nativelock::mysql::AcquireFailed &e) {
+            kind = K::Acquire;
+            what = e.what();
+        } catch (const nativelock::InvalidArgument &e) {
+            kind = K::BadName;
+            what = e.what();
+        } catch (const std::exception &e) {
+            what = e.what();
+        } catch (...) {
+            what = "unknown internal error";
+        }
+    } catch (...) {
+    }
+    return caught;
+}
+
+bool throw_mapped(Op op, const CaughtSharedError &caught, zval *name, zval *extra) noexcept {
+    using K = CaughtSharedError;
+    const auto kind = caught.kind;
+    const std::string &what = caught.what;
+    constexpr auto Bailout = K::Bailout, Timeout = K::Timeout, Repair = K::Repair,
+                   Acquire = K::Acquire, BadName = K::BadName;
+    if (kind == Bailout) {
+        drop_previous();
+        return true;
+    }
+    zend_object *previous = take_previous();
+    if (!previous && kind != Timeout && kind != Acquire && kind != BadName) {
+        zend_class_entry *pce = kind == Repair ? ce_table_repair : spl_ce_RuntimeException;
+        zval p;
+        object_init_ex(&p, pce);
+        zend_update_property_stringl(zend_ce_exception, Z_OBJ(p), "message", sizeof("message") - 1,
+                                     what.data(), what.size());
+        previous = Z_OBJ(p);
+    }
+    switch (op) {
+        case Op::Lock:
+            if (kind == Timeout) {
+                if (previous) OBJ_RELEASE(previous);
+                throw_lock_exception(ce_timeout, name, extra, "", nullptr);
+            } else if (kind == Repair || kind == Acquire || kind == BadName) {
+                throw_lock_exception(ce_acquire, name, nullptr, what, previous);
+            } else {
+                throw_lock_exception(ce_acquire, name, nullptr, "", previous);
+            }
+            break;
+        case Op::Unlock:
+            throw_lock_exception(ce_release, name, nullptr, kind == Repair ? what : std::string(),
+                                 previous);
+            break;
+        case Op::AssertTTL:
+            if (kind == Repair)
+                throw_lock_exception(ce_exception, name, nullptr, what, previous);
+            else
+                throw_lock_exception(ce_remaining_ttl, name, extra, "", previous);
+            break;
+        case Op::Repair:
+        case Op::Other:
+            if (kind == BadName) {
+                // Bad input outside a lock operation (configureConnection()'s $additionalDsn).
+                if (previous) OBJ_RELEASE(previous);
+                zend_value_error("%s", what.c_str());
+            } else if (previous && kind != Repair && previous->ce != spl_ce_RuntimeException) {
+                // A PHP exception (PDOException) propagates as the package lets it.
+                zval ex;
+                ZVAL_OBJ(&ex, previous);
+                zend_throw_exception_object(&ex);
+            } else {
+                if (previous) OBJ_RELEASE(previous);
+                zend_throw_exception(kind == Repair ? ce_table_repair : spl_ce_RuntimeException,
+                                     what.c_str(), 0);
+            }
+            break;
+    }
+    return false;
 }
 
 }  // namespace nativelock::php::sharedlock

@@ -22,8 +22,6 @@ using nativelock::mysql::SqlError;
 
 namespace {
 
-ZEND_TLS zend_object *stashed_previous = nullptr;
-
 constexpr zend_long kFetchNum = 3;  // PDO::FETCH_NUM
 
 // Error details of a PDOException (errorInfo) or any Throwable (message, code).
@@ -67,19 +65,21 @@ void describe(zend_object *exception, unsigned &code, std::string &sqlstate, std
 }  // namespace
 
 void stash_exception(zend_object *exception) {
-    if (stashed_previous) OBJ_RELEASE(stashed_previous);
-    stashed_previous = exception;
+    if (NATIVELOCK_G(sharedlock_stashed_previous))
+        OBJ_RELEASE(NATIVELOCK_G(sharedlock_stashed_previous));
+    NATIVELOCK_G(sharedlock_stashed_previous) = exception;
 }
 
 zend_object *take_previous() {
-    zend_object *p = stashed_previous;
-    stashed_previous = nullptr;
+    zend_object *p = NATIVELOCK_G(sharedlock_stashed_previous);
+    NATIVELOCK_G(sharedlock_stashed_previous) = nullptr;
     return p;
 }
 
 void drop_previous() {
-    if (stashed_previous) OBJ_RELEASE(stashed_previous);
-    stashed_previous = nullptr;
+    if (NATIVELOCK_G(sharedlock_stashed_previous))
+        OBJ_RELEASE(NATIVELOCK_G(sharedlock_stashed_previous));
+    NATIVELOCK_G(sharedlock_stashed_previous) = nullptr;
 }
 
 CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, uint32_t argc,

@@ -1,15 +1,29 @@
-// Shared pieces of the SharedLock shim (sharedlock*.cpp): class entries, the PHP-call guard
-// and the exception builder.
+// Shared pieces of the SharedLock shim:
+//   sharedlock.cpp             the methods of SharedLock and SharedLockHandle, MINIT
+//   sharedlock_session.cpp     request state, the pool of native sessions, which session a
+//                              statement runs on (native or PDO), module hooks
+//   sharedlock_held.cpp        locks held by this request and their release at request end
+//   sharedlock_exceptions.cpp  the package's exception classes and the mapping of core errors
+//   sharedlock_pdo_session.cpp the Session that runs statements through a PDO
 #pragma once
 
 #include "php_nativelock.h"
 
+#include <cstdint>
 #include <exception>
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "mysql/native_session.hpp"
+#include "mysql/protocol.hpp"
 #include "mysql/session.hpp"
+#include "request_registry.h"
 
 namespace nativelock::php::sharedlock {
+
+using nativelock::php::RegistryEntry;
 
 extern zend_class_entry *ce_shared_lock;
 extern zend_class_entry *ce_handle;
@@ -60,6 +74,103 @@ class PdoSession : public nativelock::mysql::Session {
     zend_object *pdo_;
     HashTable statements_;
 };
+
+// Native sessions of this process, reused across requests, keyed by connection parameters.
+struct Pool {
+    pid_t pid = 0;
+    std::map<std::string, std::unique_ptr<nativelock::mysql::NativeSession>> sessions;
+};
+
+// A lock this request holds, with the native session generation it was taken in (0 on a PDO):
+// a lock of an older generation died with its session and is not released again.
+struct HeldLock {
+    std::string name;
+    std::uint64_t generation = 0;
+};
+
+// SharedLock's static state for one request (the package keeps it in static properties).
+struct RequestState {
+    bool configured = false;
+    // The package's configuration, verbatim, for getConnection()'s PDO.
+    zval config_host, config_db, config_user, config_password, config_charset, config_port,
+        config_dsn;
+    nativelock::mysql::ConnectParams params;
+    int quote_style = 0;
+    // PDO driver: the lock session's PDO (setConnection() or lazily opened).
+    bool pdo_mode = false;
+    zval pdo;
+    // The process that set or opened `pdo`: a forked child must not destroy it (its QUIT
+    // would end the parent's session).
+    pid_t pdo_pid = 0;
+    std::unique_ptr<PdoSession> pdo_session;
+    // Native driver: getConnection()'s separate PDO.
+    zval side_pdo;
+    nativelock::mysql::NativeSession *native = nullptr;
+    // Locks taken in this request and still held, with the session they belong to.
+    std::vector<HeldLock> held;
+    bool held_via_pdo = false;
+    pid_t held_pid = 0;
+    nativelock::mysql::NativeSession *held_native = nullptr;
+    RegistryEntry entry;
+
+    RequestState() {
+        for (zval *z : {&config_host, &config_db, &config_user, &config_password, &config_charset,
+                        &config_port, &config_dsn, &pdo, &side_pdo})
+            ZVAL_UNDEF(z);
+    }
+    void clear_config() {
+        for (zval *z : {&config_host, &config_db, &config_user, &config_password, &config_charset,
+                        &config_port, &config_dsn}) {
+            zval_ptr_dtor(z);
+            ZVAL_UNDEF(z);
+        }
+    }
+    ~RequestState() {
+        clear_config();
+        pdo_session.reset();
+        zval_ptr_dtor(&pdo);
+        zval_ptr_dtor(&side_pdo);
+    }
+};
+
+// The request's state (created on first use) and the process's pool of native sessions (renewed
+// after fork). Both live in the module globals.
+RequestState &st();
+RequestState *request_state_if_any();
+Pool &the_pool();
+nativelock::mysql::QuoteStyle quote_style();
+std::string str_of(zval *value);
+bool driver_is_pdo();
+// The session the next statement runs on: the native one of the configuration, or the PDO's.
+nativelock::mysql::Session &session();
+zend_class_entry *pdo_class();
+// new PDO(...) exactly as the package's getConnection() builds it.
+void open_pdo(zval *out);
+// Drops the current session's locks (as dropping the package's PDO does) before switching.
+void release_before_switch();
+
+// sharedlock_held.cpp
+void track(const std::string &name);
+void untrack(const std::string &name);
+void forget_held();
+int release_all_held();
+bool held_by_an_earlier_session(const std::string &name);
+void release_at_request_end(RegistryEntry *) noexcept;
+
+// sharedlock_exceptions.cpp: the entry points' error mapping (see NL_SHARED_GUARD in
+// sharedlock.cpp).
+enum class Op { Lock, Unlock, AssertTTL, Repair, Other };
+
+// A C++ exception taken apart inside its catch block (no PHP runs there): what kind of core
+// error it was and its message.
+struct CaughtSharedError {
+    enum Kind { None, Bailout, Timeout, Repair, Acquire, BadName, Other } kind = None;
+    std::string what;
+};
+CaughtSharedError classify_current() noexcept;
+// Throws the package's PHP exception for a classified error (outside any catch block). Returns
+// true if it was a bailout (the caller re-raises it once its C++ frames are gone).
+bool throw_mapped(Op op, const CaughtSharedError &caught, zval *name, zval *extra) noexcept;
 
 void minit_exceptions();
 

@@ -1,0 +1,205 @@
+// The locks this request holds through SharedLock, and their release at request end: after
+// destructors and every shutdown function (RSHUTDOWN), on the native session or through the PDO's
+// own driver, never by a forked child for its parent.
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "sharedlock_shim.h"
+
+extern "C" {
+#include "ext/pdo/php_pdo_driver.h"
+}
+
+#include "common/process.hpp"
+
+namespace nativelock::php::sharedlock {
+
+namespace core = nativelock::mysql;
+
+namespace {
+
+// Releases every held lock on the native session; a session that fails is dropped (which
+// releases its GET_LOCKs server-side). Never calls PHP.
+void release_native_held() noexcept {
+    RequestState &s = st();
+    core::NativeSession *native = s.held_native;
+    if (native && s.held_pid == nativelock::process::current_pid() && native->connected()) {
+        try {
+            core::Protocol protocol(*native, quote_style());
+            for (const HeldLock &lock : s.held) {
+                if (lock.generation == native->generation()) protocol.release_at_end(lock.name);
+            }
+        } catch (...) {
+            native->disconnect();
+        }
+    }
+    s.held.clear();
+    s.held_native = nullptr;
+}
+
+// The PDO's own driver, for request end: quoting and statements through pdo_dbh_t's methods,
+// with no PHP method call (a user subclass of PDO cannot run here) and no exception. Reads no
+// result rows: a statement that needs one reports an error, which ends that release.
+class PdoDriverSession : public core::Session {
+  public:
+    explicit PdoDriverSession(pdo_dbh_t *dbh) : dbh_(dbh) {}
+    core::Result execute(const std::string &sql, const std::vector<core::Param> &params, bool,
+                         bool want_rows) override {
+        if (want_rows || sql.rfind("SELECT", 0) == 0)
+            throw nativelock::Error("no result rows at request end");
+        std::string text;
+        std::size_t param = 0;
+        for (char c : sql) {
+            if (c != '?' || param >= params.size()) {
+                text += c;
+                continue;
+            }
+            const core::Param &p = params[param++];
+            if (p.kind == core::Param::Kind::String) {
+                zend_string *raw = zend_string_init(p.s.data(), p.s.size(), 0);
+                zend_string *quoted = dbh_->methods->quoter(dbh_, raw, PDO_PARAM_STR);
+                zend_string_release(raw);
+                if (!quoted) throw nativelock::Error("quoting failed");
+                text.append(ZSTR_VAL(quoted), ZSTR_LEN(quoted));
+                zend_string_release(quoted);
+            } else if (p.kind == core::Param::Kind::Int) {
+                text += std::to_string(p.i);
+            } else {
+                text += std::to_string(p.d);
+            }
+        }
+        zend_string *statement = zend_string_init(text.data(), text.size(), 0);
+        zend_long affected = dbh_->methods->doer(dbh_, statement);
+        zend_string_release(statement);
+        if (affected < 0) throw nativelock::Error("statement failed");
+        core::Result result;
+        result.affected = static_cast<std::uint64_t>(affected);
+        return result;
+    }
+
+  private:
+    pdo_dbh_t *dbh_;
+};
+
+// Request end for locks taken through a PDO: the PDO is alive (the request state holds it) and
+// destructors and shutdown functions have all run. Never calls PHP userland.
+void release_pdo_held() noexcept {
+    RequestState &s = st();
+    zval *pdo = Z_TYPE(s.pdo) == IS_OBJECT ? &s.pdo : nullptr;
+    if (pdo && s.held_pid == nativelock::process::current_pid()) {
+        pdo_dbh_t *dbh = Z_PDO_DBH_P(pdo);
+        if (dbh && dbh->driver && dbh->methods && dbh->methods->doer && dbh->methods->quoter) {
+            PdoDriverSession driver(dbh);
+            core::Protocol protocol(driver, quote_style());
+            for (const HeldLock &lock : s.held) {
+                try {
+                    protocol.release_at_end(lock.name);
+                } catch (...) {
+                    // Not ours anymore, or the connection is gone: its locks go with it.
+                }
+            }
+        }
+    }
+    s.held.clear();
+}
+
+}  // namespace
+
+void forget_held() {
+    RequestState &s = st();
+    s.held.clear();
+    s.held_native = nullptr;
+    nativelock::php::registry_remove(&s.entry);
+}
+
+void release_at_request_end(RegistryEntry *) noexcept {
+    RequestState *state = request_state_if_any();
+    if (!state) return;
+    try {
+        if (state->held_via_pdo) {
+            release_pdo_held();
+        } else {
+            release_native_held();
+        }
+    } catch (...) {
+    }
+}
+
+void track(const std::string &name) {
+    RequestState &s = st();
+    // A forked child inherits its parent's list: those locks are the parent's (never released
+    // here), and the child's own must be filed under the child to be released at its end.
+    if (!s.held.empty() && s.held_pid != nativelock::process::current_pid()) forget_held();
+    bool via_pdo = s.pdo_mode || !s.configured;
+    if (s.held.empty()) {
+        s.held_via_pdo = via_pdo;
+        s.held_pid = nativelock::process::current_pid();
+        s.held_native = via_pdo ? nullptr : s.native;
+        s.entry.release = release_at_request_end;
+        // Released in RSHUTDOWN, after destructors and every shutdown function (SPEC §2); locks
+        // on a PDO through its driver, which the request state keeps alive until then.
+        s.entry.phase = nativelock::php::kReleaseAtRequestShutdown;
+        nativelock::php::registry_add(&s.entry);
+    }
+    s.held.push_back({name, via_pdo ? 0 : s.native->generation()});
+}
+
+void untrack(const std::string &name) {
+    RequestState &s = st();
+    for (auto it = s.held.begin(); it != s.held.end(); ++it) {
+        if (it->name == name) {
+            s.held.erase(it);
+            break;
+        }
+    }
+    if (s.held.empty()) forget_held();
+}
+
+// Releases what this request holds (PHP context: may use the PDO). Returns how many.
+int release_all_held() {
+    RequestState &s = st();
+    int released = 0;
+    if (s.held.empty()) return 0;
+    if (s.held_pid != nativelock::process::current_pid()) {
+        forget_held();  // the parent's locks: not ours to release
+        return 0;
+    }
+    if (!s.held_via_pdo) {
+        released = static_cast<int>(s.held.size());
+        release_native_held();
+        forget_held();
+        return released;
+    }
+    std::vector<HeldLock> locks;
+    locks.swap(s.held);
+    forget_held();
+    if (s.pdo_session) {
+        core::Protocol protocol(*s.pdo_session, quote_style());
+        for (const HeldLock &lock : locks) {
+            try {
+                if (protocol.release_at_end(lock.name)) ++released;
+            } catch (const PhpBailout &) {
+                throw;
+            } catch (...) {
+            }
+        }
+    }
+    drop_previous();
+    return released;
+}
+
+// Whether `name` was taken in this process on a native session that has since been replaced (a
+// KILL, a server restart): its lock died with that session. Connection ids are reused after a
+// restart, so only the session generation can tell.
+bool held_by_an_earlier_session(const std::string &name) {
+    RequestState &s = st();
+    if (s.held_via_pdo || !s.native || s.held_pid != nativelock::process::current_pid())
+        return false;
+    for (const HeldLock &lock : s.held) {
+        if (lock.name == name) return lock.generation != s.native->generation();
+    }
+    return false;
+}
+
+}  // namespace nativelock::php::sharedlock

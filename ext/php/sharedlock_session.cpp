@@ -1,0 +1,239 @@
+// SharedLock's state: the request's configuration and connection, the process's pool of native
+// sessions (reused across requests, renewed after fork), and which session a statement runs on.
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "sharedlock_shim.h"
+
+extern "C" {
+#include "Zend/zend_exceptions.h"
+#include "ext/mysqlnd/mysqlnd.h"
+#include "ext/pdo/php_pdo_driver.h"
+#include "ext/standard/info.h"
+}
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "common/process.hpp"
+
+namespace nativelock::php::sharedlock {
+
+namespace core = nativelock::mysql;
+
+RequestState &st() {
+    if (!NATIVELOCK_G(sharedlock_state)) NATIVELOCK_G(sharedlock_state) = new RequestState();
+    return *NATIVELOCK_G(sharedlock_state);
+}
+
+RequestState *request_state_if_any() {
+    return NATIVELOCK_G(sharedlock_state);
+}
+
+Pool &the_pool() {
+    Pool *&pool = NATIVELOCK_G(sharedlock_pool);
+    if (!pool) pool = new Pool();
+    if (pool->pid != nativelock::process::current_pid()) {
+        // Forked: the inherited sessions are the parent's. disconnect() sends nothing on them.
+        pool->sessions.clear();
+        pool->pid = nativelock::process::current_pid();
+        if (RequestState *state = request_state_if_any()) state->native = nullptr;
+    }
+    return *pool;
+}
+
+core::QuoteStyle quote_style() {
+    return st().quote_style == 1 ? core::QuoteStyle::Ansi : core::QuoteStyle::Default;
+}
+
+std::string str_of(zval *value) {
+    zend_string *s = zval_get_string(value);
+    std::string out(ZSTR_VAL(s), ZSTR_LEN(s));
+    zend_string_release(s);
+    return out;
+}
+
+bool driver_is_pdo() {
+    const char *driver = NATIVELOCK_G(sharedlock_driver);
+    return driver && strcmp(driver, "pdo") == 0;
+}
+
+// --- PDO objects ------------------------------------------------------------------------
+
+zend_class_entry *pdo_class() {
+    return static_cast<zend_class_entry *>(zend_hash_str_find_ptr(CG(class_table), "pdo", 3));
+}
+
+void open_pdo(zval *out) {
+    RequestState &s = st();
+    zend_class_entry *ce = pdo_class();
+    if (!ce) throw nativelock::Error("the PDO extension is not loaded");
+    auto part = [](zval *z) { return Z_TYPE_P(z) == IS_UNDEF ? std::string() : str_of(z); };
+    auto empty = [](zval *z) { return Z_TYPE_P(z) == IS_UNDEF || !zend_is_true(z); };
+    std::string dsn = "mysql:host=" + part(&s.config_host) + ";dbname=" + part(&s.config_db) +
+                      ";charset=" + part(&s.config_charset) +
+                      (!empty(&s.config_port) ? ";port=" + part(&s.config_port) : std::string()) +
+                      (!empty(&s.config_dsn) ? ";" + part(&s.config_dsn) : std::string());
+    zval object;
+    object_init_ex(&object, ce);
+    zval args[4];
+    ZVAL_STRINGL(&args[0], dsn.data(), dsn.size());
+    if (Z_TYPE(s.config_user) == IS_UNDEF)
+        ZVAL_NULL(&args[1]);
+    else
+        ZVAL_COPY(&args[1], &s.config_user);
+    if (Z_TYPE(s.config_password) == IS_UNDEF)
+        ZVAL_NULL(&args[2]);
+    else
+        ZVAL_COPY(&args[2], &s.config_password);
+    array_init(&args[3]);
+    add_index_long(&args[3], 3, 2);  // PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION
+    zval ret;
+    CallStatus status = guarded_call(Z_OBJ(object), Z_OBJCE(object)->constructor, &ret, 4, args);
+    for (zval &a : args) zval_ptr_dtor(&a);
+    zval_ptr_dtor(&ret);
+    if (status == CallStatus::Bailout) {
+        zval_ptr_dtor(&object);
+        throw PhpBailout();
+    }
+    if (status == CallStatus::Exception) {
+        zval_ptr_dtor(&object);
+        zend_object *exception = EG(exception);
+        GC_ADDREF(exception);
+        zend_clear_exception();
+        stash_exception(exception);
+        throw nativelock::ConnectionError("PDO connection failed");
+    }
+    zval attr[2];
+    ZVAL_LONG(&attr[0], 20);  // PDO::ATTR_EMULATE_PREPARES
+    ZVAL_FALSE(&attr[1]);
+    std::exception_ptr failure;
+    try {
+        call_method(Z_OBJ(object), "setAttribute", &ret, 2, attr);
+    } catch (...) {
+        failure = std::current_exception();  // the PDO is released outside the catch block
+    }
+    if (failure) {
+        zval_ptr_dtor(&object);
+        std::rethrow_exception(failure);
+    }
+    zval_ptr_dtor(&ret);
+    ZVAL_COPY_VALUE(out, &object);
+}
+
+// --- the session the next statement runs on -------------------------------------------
+
+core::Session &session() {
+    RequestState &s = st();
+    if (s.pdo_mode || !s.configured) {
+        if (!s.configured && Z_TYPE(s.pdo) == IS_UNDEF)
+            throw nativelock::Error(
+                "no connection: call SharedLock::configureConnection() or "
+                "SharedLock::setConnection() first");
+        if (Z_TYPE(s.pdo) == IS_UNDEF) {
+            open_pdo(&s.pdo);
+            s.pdo_pid = nativelock::process::current_pid();
+        }
+        if (!s.pdo_session || s.pdo_session->pdo() != Z_OBJ(s.pdo))
+            s.pdo_session = std::make_unique<PdoSession>(Z_OBJ(s.pdo));
+        return *s.pdo_session;
+    }
+    Pool &p = the_pool();
+    if (!s.native) {
+        std::string key = s.params.key();
+        auto found = p.sessions.find(key);
+        if (found == p.sessions.end()) {
+            found = p.sessions.emplace(key, std::make_unique<core::NativeSession>(s.params)).first;
+        }
+        s.native = found->second.get();
+    }
+    s.native->ensure_connected();
+    return *s.native;
+}
+
+void release_before_switch() {
+    RequestState &s = st();
+    if (!s.held.empty()) release_all_held();
+    s.pdo_session.reset();
+    if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_pid != nativelock::process::current_pid()) {
+        Z_ADDREF(s.pdo);  // inherited across fork: leak it rather than close the parent's session
+    }
+    zval_ptr_dtor(&s.pdo);
+    ZVAL_UNDEF(&s.pdo);
+    zval_ptr_dtor(&s.side_pdo);
+    ZVAL_UNDEF(&s.side_pdo);
+    s.native = nullptr;
+}
+
+namespace {
+
+// pdo_mysql's handle begins with its connection (`MYSQL *server;`, a MYSQLND with mysqlnd, first
+// in php_pdo_mysql_int.h, which is not installed).
+struct PdoMysqlHandleHead {
+    MYSQLND *server;
+};
+
+// In a forked child, at request end: the lock session's PDO shares its socket with the parent,
+// and destroying it sends COM_QUIT on that socket, which ends the parent's session and every
+// lock the parent holds. The child's copy of the descriptor is pointed at /dev/null first: the
+// QUIT goes nowhere and only the child's copy is closed.
+void detach_inherited_pdo(zend_object *object) noexcept {
+    pdo_dbh_t *dbh = php_pdo_dbh_fetch_inner(object);
+    if (!dbh || !dbh->driver || !dbh->driver_data || !dbh->driver->driver_name ||
+        std::strcmp(dbh->driver->driver_name, "mysql") != 0 || dbh->is_persistent)
+        return;
+    MYSQLND *conn = static_cast<PdoMysqlHandleHead *>(dbh->driver_data)->server;
+    if (!conn || !conn->data || !conn->data->vio || !conn->data->vio->data) return;
+    php_stream *stream = conn->data->vio->data->stream;
+    int fd = -1;
+    if (!stream ||
+        php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL,
+                        reinterpret_cast<void **>(&fd), 0) != SUCCESS ||
+        fd < 0)
+        return;
+    int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd < 0) return;
+    ::dup2(null_fd, fd);
+    ::close(null_fd);
+}
+
+}  // namespace
+
+}  // namespace nativelock::php::sharedlock
+
+using namespace nativelock::php::sharedlock;
+
+void nativelock_sharedlock_rshutdown() {
+    // The registry drain (before this hook) released held locks; now drop the request state.
+    if (RequestState *state = request_state_if_any()) {
+        if (!state->held.empty()) release_at_request_end(&state->entry);
+        nativelock::php::registry_remove(&state->entry);
+        if (Z_TYPE(state->pdo) == IS_OBJECT && state->pdo_pid != nativelock::process::current_pid())
+            detach_inherited_pdo(Z_OBJ(state->pdo));
+        delete state;
+        NATIVELOCK_G(sharedlock_state) = nullptr;
+    }
+    drop_previous();
+}
+
+void nativelock_sharedlock_mshutdown() {
+    delete NATIVELOCK_G(sharedlock_pool);
+    NATIVELOCK_G(sharedlock_pool) = nullptr;
+}
+
+void nativelock_sharedlock_minfo() {
+    php_info_print_table_start();
+    php_info_print_table_row(2, "SharedLock drivers",
+                             "native (MariaDB Connector/C, pooled per worker), pdo");
+    php_info_print_table_row(2, "SharedLock driver (nativelock.sharedlock_driver)",
+                             NATIVELOCK_G(sharedlock_driver));
+    char count[32];
+    snprintf(count, sizeof count, "%zu",
+             NATIVELOCK_G(sharedlock_pool) ? NATIVELOCK_G(sharedlock_pool)->sessions.size()
+                                           : static_cast<size_t>(0));
+    php_info_print_table_row(2, "SharedLock pooled native sessions", count);
+    php_info_print_table_end();
+}
