@@ -69,8 +69,6 @@ class Connection {
     // Whether the connection can be reused: opened by this process, no error seen, and the
     // socket shows no pending data or EOF (a server restart or idle timeout closed it).
     bool reusable() const;
-    bool broken() const { return broken_; }
-    void mark_broken() { broken_ = true; }
 
     // Seconds each phase may take, taken from the params; may be changed before each use.
     void set_read_timeout(double seconds);

@@ -242,4 +242,38 @@ ConnectionParams parse_uri(std::string_view uri, const std::optional<UriParts> &
     return p;
 }
 
+ConnectionParams params_from_client(const ClientSettings &client) {
+    std::string scheme = client.scheme.value_or("");
+    for (auto &c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (scheme == "tls" || scheme == "ssl" || scheme == "rediss" || scheme.rfind("tlsv", 0) == 0) {
+        throw InvalidArgument(
+            "RedisLock::setRedis(): TLS connections are not supported (hiredis 0.14 has no TLS)");
+    }
+    if (client.database < 0) {
+        throw InvalidArgument("RedisLock::setRedis(): the database number must be >= 0");
+    }
+    ConnectionParams p;
+    if (client.unix_path) {
+        p.unix_path = *client.unix_path;
+    } else {
+        if (client.host && !client.host->empty()) p.host = *client.host;
+        if (p.host == "localhost") p.host = "127.0.0.1";
+        if (client.port > 0 && client.port <= 65535) p.port = static_cast<int>(client.port);
+    }
+    p.database = client.database;
+    p.has_password = client.password && !client.password->empty();
+    if (p.has_password) {
+        p.password = *client.password;
+        p.username = client.username.value_or("");
+    }
+    p.persistent_id = client.persistent_id.value_or("");
+    return p;
+}
+
+void apply_timeouts(ConnectionParams &params, double connect_timeout, double read_timeout,
+                    double default_connect_timeout, double default_read_timeout) {
+    params.connect_timeout = connect_timeout > 0 ? connect_timeout : default_connect_timeout;
+    params.read_timeout = read_timeout > 0 ? read_timeout : default_read_timeout;
+}
+
 }  // namespace nativelock::redis
