@@ -161,38 +161,29 @@ zend_class_entry *declaring_class(zend_class_entry *ce, const char *lcname) {
 
 bool gather_credis(zend_object *object, RawParams &raw) {
     zend_class_entry *scope = declaring_class(object->ce, "credis_client");
-    zval v;
-    if (!credis_field(object, scope, "host", "getHost", &v)) return false;
-    raw.host = scalar_string(&v);
-    zval_ptr_dtor(&v);
-    if (!credis_field(object, scope, "port", "getPort", &v)) return false;
-    zend_long port;
-    if (scalar_long(&v, &port))
-        raw.port = port;
-    else
-        raw.port = -1;  // unix socket: Credis keeps port null
-    zval_ptr_dtor(&v);
-    if (!credis_field(object, scope, "scheme", nullptr, &v)) return false;
-    raw.scheme = scalar_string(&v);
-    zval_ptr_dtor(&v);
-    if (!credis_field(object, scope, "selectedDb", "getSelectedDb", &v)) return false;
-    scalar_long(&v, &raw.database);
-    zval_ptr_dtor(&v);
-    if (!credis_field(object, scope, "persistent", "getPersistence", &v)) return false;
-    raw.persistent = scalar_string(&v);
-    zval_ptr_dtor(&v);
-    if (!credis_field(object, scope, "authUsername", nullptr, &v)) return false;
-    raw.username = scalar_string(&v);
-    zval_ptr_dtor(&v);
-    if (!credis_field(object, scope, "authPassword", nullptr, &v)) return false;
-    raw.password = scalar_string(&v);
-    zval_ptr_dtor(&v);
-    if (!credis_field(object, scope, "timeout", nullptr, &v)) return false;
-    raw.connect_timeout = scalar_double(&v);
-    zval_ptr_dtor(&v);
-    if (!credis_field(object, scope, "readTimeout", nullptr, &v)) return false;
-    raw.read_timeout = scalar_double(&v);
-    zval_ptr_dtor(&v);
+    // Reads one field and hands it to `store`; false (stop) if reading threw.
+    auto read = [&](const char *prop, const char *getter, auto store) {
+        zval v;
+        if (!credis_field(object, scope, prop, getter, &v)) return false;
+        store(&v);
+        zval_ptr_dtor(&v);
+        return true;
+    };
+    bool ok =
+        read("host", "getHost", [&](zval *v) { raw.host = scalar_string(v); }) &&
+        read("port", "getPort",
+             [&](zval *v) {
+                 // Credis keeps port null for a unix socket.
+                 if (!scalar_long(v, &raw.port)) raw.port = -1;
+             }) &&
+        read("scheme", nullptr, [&](zval *v) { raw.scheme = scalar_string(v); }) &&
+        read("selectedDb", "getSelectedDb", [&](zval *v) { scalar_long(v, &raw.database); }) &&
+        read("persistent", "getPersistence", [&](zval *v) { raw.persistent = scalar_string(v); }) &&
+        read("authUsername", nullptr, [&](zval *v) { raw.username = scalar_string(v); }) &&
+        read("authPassword", nullptr, [&](zval *v) { raw.password = scalar_string(v); }) &&
+        read("timeout", nullptr, [&](zval *v) { raw.connect_timeout = scalar_double(v); }) &&
+        read("readTimeout", nullptr, [&](zval *v) { raw.read_timeout = scalar_double(v); });
+    if (!ok) return false;
     if (raw.host && ZSTR_VAL(raw.host)[0] == '/') {
         raw.path = raw.host;
         raw.host = nullptr;

@@ -154,23 +154,11 @@ void forward_create_args(zval args[3], zval *name, zval *timeout, zval *fail_beh
 
 using namespace nativelock::php::redislock;
 
-ZEND_METHOD(RedisLock, create) {
-    zval *name, *timeout, *fail_behavior = nullptr;
-    ZEND_PARSE_PARAMETERS_START(2, 3)
-    Z_PARAM_ZVAL(name)
-    Z_PARAM_ZVAL(timeout)
-    Z_PARAM_OPTIONAL
-    Z_PARAM_ZVAL(fail_behavior)
-    ZEND_PARSE_PARAMETERS_END();
-    zval args[3];
-    forward_create_args(args, name, timeout, fail_behavior);
-    zend_class_entry *scope = zend_get_called_scope(execute_data);
-    bool ok = instantiate(scope ? scope : lock_ce, args, return_value);
-    if (!fail_behavior) zval_ptr_dtor(&args[2]);
-    if (!ok) RETURN_THROWS();
-}
+namespace {
 
-ZEND_METHOD(RedisLock, createAndLock) {
+// create($name, $timeout, $failBehavior = FAIL_EXCEPT) and createAndLock(…): the instance
+// (new static, or an overriding create() for createAndLock), then for createAndLock its lock().
+void create_instance(INTERNAL_FUNCTION_PARAMETERS, bool and_lock) {
     zval *name, *timeout, *fail_behavior = nullptr;
     ZEND_PARSE_PARAMETERS_START(2, 3)
     Z_PARAM_ZVAL(name)
@@ -182,6 +170,12 @@ ZEND_METHOD(RedisLock, createAndLock) {
     forward_create_args(args, name, timeout, fail_behavior);
     zend_class_entry *scope = zend_get_called_scope(execute_data);
     if (!scope) scope = lock_ce;
+    if (!and_lock) {
+        bool ok = instantiate(scope, args, return_value);
+        if (!fail_behavior) zval_ptr_dtor(&args[2]);
+        if (!ok) RETURN_THROWS();
+        return;
+    }
 
     // $lock = static::create($name, $timeout, $failBehavior);
     zval lock;
@@ -227,6 +221,16 @@ ZEND_METHOD(RedisLock, createAndLock) {
     }
     zval_ptr_dtor(&lock);
     RETVAL_COPY_VALUE(&result);
+}
+
+}  // namespace
+
+ZEND_METHOD(RedisLock, create) {
+    create_instance(INTERNAL_FUNCTION_PARAM_PASSTHRU, false);
+}
+
+ZEND_METHOD(RedisLock, createAndLock) {
+    create_instance(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
 }
 
 ZEND_METHOD(RedisLock, __construct) {

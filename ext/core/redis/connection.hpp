@@ -48,7 +48,6 @@ class Connection {
 
     const ConnectionParams &params() const { return params_; }
     pid_t owner_pid() const { return pid_; }
-    int fd() const;
 
     // Sends one command and waits for its reply (read timeout). Server error replies are
     // returned as replies; I/O failures throw ConnectionError and break the connection.

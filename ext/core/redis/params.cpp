@@ -25,7 +25,7 @@ bool is_credential_name(std::string_view name) {
 
 // rawurldecode(): %XX becomes the byte, anything else (also a '%' not followed by two hex
 // digits, and '+') stays as it is.
-std::string percent_decode(std::string_view in, std::string_view) {
+std::string percent_decode(std::string_view in) {
     auto hex = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
     std::string out;
     out.reserve(in.size());
@@ -67,10 +67,10 @@ void parse_query(std::string_view query, ConnectionParams &p, std::string_view u
         if (name == "db" || name == "database") {
             p.database = parse_number(value, 1LL << 31, uri, "database");
         } else if (name == "password") {
-            p.password = percent_decode(value, uri);
+            p.password = percent_decode(value);
             p.has_password = true;
         } else if (name == "username" || name == "user") {
-            p.username = percent_decode(value, uri);
+            p.username = percent_decode(value);
         } else {
             // Not ignored: a timeout or TLS option silently dropped would surprise later.
             // Timeouts come from the INI settings nativelock.redis_*_timeout.
@@ -210,13 +210,13 @@ ConnectionParams parse_uri(std::string_view uri, const std::optional<UriParts> &
     if (scheme != "redis" && scheme != "tcp") bad(uri, "unknown scheme \"" + scheme + "\"");
 
     if (url->user || url->pass) {
-        std::string user = url->user ? percent_decode(*url->user, uri) : std::string();
+        std::string user = url->user ? percent_decode(*url->user) : std::string();
         if (!url->pass) {
             // redis://secret@host: a bare userinfo is the password, as most clients read it.
             p.password = std::move(user);
         } else {
             p.username = std::move(user);
-            p.password = percent_decode(*url->pass, uri);
+            p.password = percent_decode(*url->pass);
         }
         p.has_password = true;
     }
