@@ -159,6 +159,21 @@ zend_class_entry *declaring_class(zend_class_entry *ce, const char *lcname) {
     return ce;
 }
 
+// Credis and phpredis give a unix socket's path as the host.
+void move_socket_path_out_of_host(RawParams &raw) {
+    if (raw.host && ZSTR_VAL(raw.host)[0] == '/') {
+        raw.path = raw.host;
+        raw.host = nullptr;
+    }
+}
+
+// A client the extension cannot read: a ValueError, unless reading it already threw. Returns
+// false.
+bool unsupported_client(const char *message) {
+    if (!EG(exception)) zend_value_error("%s", message);
+    return false;
+}
+
 bool gather_credis(zend_object *object, RawParams &raw) {
     zend_class_entry *scope = declaring_class(object->ce, "credis_client");
     // Reads one field and hands it to `store`; false (stop) if reading threw.
@@ -184,10 +199,7 @@ bool gather_credis(zend_object *object, RawParams &raw) {
         read("timeout", nullptr, [&](zval *v) { raw.connect_timeout = scalar_double(v); }) &&
         read("readTimeout", nullptr, [&](zval *v) { raw.read_timeout = scalar_double(v); });
     if (!ok) return false;
-    if (raw.host && ZSTR_VAL(raw.host)[0] == '/') {
-        raw.path = raw.host;
-        raw.host = nullptr;
-    }
+    move_socket_path_out_of_host(raw);
     return true;
 }
 
@@ -196,19 +208,13 @@ bool gather_phpredis(zend_object *object, RawParams &raw) {
     ZVAL_UNDEF(&v);
     if (!call_getter(object, "getHost", &v) || Z_TYPE(v) != IS_STRING) {
         zval_ptr_dtor(&v);
-        if (!EG(exception)) {
-            zend_value_error(
-                "RedisLock::setRedis(): the \\Redis object is not connected (call connect() first, "
-                "or pass a redis:// URI)");
-        }
-        return false;
+        return unsupported_client(
+            "RedisLock::setRedis(): the \\Redis object is not connected (call connect() first, "
+            "or pass a redis:// URI)");
     }
     raw.host = zend_string_copy(Z_STR(v));
     zval_ptr_dtor(&v);
-    if (ZSTR_VAL(raw.host)[0] == '/') {
-        raw.path = raw.host;
-        raw.host = nullptr;
-    }
+    move_socket_path_out_of_host(raw);
     if (call_getter(object, "getPort", &v)) scalar_long(&v, &raw.port);
     zval_ptr_dtor(&v);
     ZVAL_UNDEF(&v);
@@ -265,12 +271,9 @@ bool gather_predis(zend_object *object, RawParams &raw) {
         Z_TYPE(parameters) != IS_OBJECT) {
         zval_ptr_dtor(&connection);
         zval_ptr_dtor(&parameters);
-        if (!EG(exception)) {
-            zend_value_error(
-                "RedisLock::setRedis(): only a single-node Predis\\Client is supported "
-                "(getConnection()->getParameters() is not available)");
-        }
-        return false;
+        return unsupported_client(
+            "RedisLock::setRedis(): only a single-node Predis\\Client is supported "
+            "(getConnection()->getParameters() is not available)");
     }
     zend_object *p = Z_OBJ(parameters);
     zval v;
