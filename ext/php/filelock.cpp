@@ -249,7 +249,7 @@ ZEND_METHOD(Filelock, __construct) {
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     auto &state = from_object(object)->state;
     bool was_held = false;
-    nativelock::php::CaughtError error;
+    nativelock::php::PendingError error;
     try {
         std::string path = nativelock::file::lock_file_path(
             std::string_view(ZSTR_VAL(lockpath), ZSTR_LEN(lockpath)),
@@ -261,7 +261,7 @@ ZEND_METHOD(Filelock, __construct) {
         state.name.assign(ZSTR_VAL(name), ZSTR_LEN(name));
         state.lock = std::make_unique<LockFile>(std::move(path));
     } catch (...) {
-        error = nativelock::php::capture_current_exception();
+        nativelock::php::capture_current_exception(error);
     }
     zend_string_release(lockpath);
     if (was_held) {
@@ -269,7 +269,7 @@ ZEND_METHOD(Filelock, __construct) {
         forget_stat_cache(true);
     }
     if (error) {
-        nativelock::php::throw_php_exception(error, nullptr, nullptr);
+        nativelock::php::throw_pending_error(error, nullptr, nullptr);
         RETURN_THROWS();
     }
 }
@@ -291,15 +291,15 @@ ZEND_METHOD(Filelock, try_lock) {
     LockFile *lock = prepare_attempt(object, &custom);
     if (!lock) RETURN_THROWS();
     Status status = Status::FailedToObtain;
-    nativelock::php::CaughtError error;
+    nativelock::php::PendingError error;
     try {
         status = lock->try_acquire(record_text(object, custom));
     } catch (...) {
-        error = nativelock::php::capture_current_exception();
+        nativelock::php::capture_current_exception(error);
     }
     if (custom) zend_string_release(custom);
     if (error) {
-        nativelock::php::throw_php_exception(error, nullptr, "Filelock::try_lock()");
+        nativelock::php::throw_pending_error(error, nullptr, "Filelock::try_lock()");
         RETURN_THROWS();
     }
     if (status == Status::Acquired) {
@@ -316,16 +316,16 @@ bool lock_round(zend_object *object, const nativelock::Deadline &deadline,
     zend_string *custom;
     LockFile *lock = prepare_attempt(object, &custom);
     if (!lock) return false;
-    nativelock::php::CaughtError error;
+    nativelock::php::PendingError error;
     try {
         *result = lock->acquire(record_text(object, custom), deadline,
                                 nativelock::php::interrupt_pending);
     } catch (...) {
-        error = nativelock::php::capture_current_exception();
+        nativelock::php::capture_current_exception(error);
     }
     if (custom) zend_string_release(custom);
     if (!error) return true;
-    nativelock::php::throw_php_exception(error, nullptr, "Filelock::lock()");
+    nativelock::php::throw_pending_error(error, nullptr, "Filelock::lock()");
     return false;
 }
 

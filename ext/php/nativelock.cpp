@@ -67,6 +67,12 @@ static PHP_GINIT_FUNCTION(nativelock) {
     memset(nativelock_globals, 0, sizeof(*nativelock_globals));
 }
 
+// Per process under NTS, per thread under ZTS: what the classes keep across requests.
+static PHP_GSHUTDOWN_FUNCTION(nativelock) {
+    nativelock_redislock_gshutdown(nativelock_globals);
+    nativelock_sharedlock_gshutdown(nativelock_globals);
+}
+
 static PHP_MINIT_FUNCTION(nativelock) {
     REGISTER_INI_ENTRIES();
     nativelock_filelock_minit(module_number);
@@ -77,8 +83,6 @@ static PHP_MINIT_FUNCTION(nativelock) {
 
 static PHP_MSHUTDOWN_FUNCTION(nativelock) {
     (void)type;
-    nativelock_redislock_mshutdown();
-    nativelock_sharedlock_mshutdown();
     UNREGISTER_INI_ENTRIES();
     return SUCCESS;
 }
@@ -142,7 +146,7 @@ zend_module_entry nativelock_module_entry = {
     PHP_NATIVELOCK_VERSION,
     PHP_MODULE_GLOBALS(nativelock),
     PHP_GINIT(nativelock),
-    nullptr,
+    PHP_GSHUTDOWN(nativelock),
     nullptr,
     STANDARD_MODULE_PROPERTIES_EX,
 };

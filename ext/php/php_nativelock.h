@@ -13,6 +13,7 @@ extern zend_module_entry nativelock_module_entry;
 
 namespace nativelock::php {
 struct RegistryEntry;
+struct RedisLockGlobals;
 namespace sharedlock {
 struct Pool;
 struct RequestState;
@@ -39,6 +40,9 @@ zend_object *sharedlock_stashed_previous;
 // date('d-m-Y H:i:s') of the last second asked, for owner records.
 time_t timestamp_second;
 char timestamp_text[32];
+// RedisLock's connection pool and request parameters (redislock_object.h); allocated on
+// first use, freed in GSHUTDOWN.
+nativelock::php::RedisLockGlobals *redislock;
 ZEND_END_MODULE_GLOBALS(nativelock)
 
 ZEND_EXTERN_MODULE_GLOBALS(nativelock)
@@ -53,11 +57,11 @@ void nativelock_filelock_minit(int module_number);
 void nativelock_filelock_rinit();
 void nativelock_redislock_minit(int module_number);
 void nativelock_redislock_rshutdown();
-void nativelock_redislock_mshutdown();
+void nativelock_redislock_gshutdown(zend_nativelock_globals *globals);
 void nativelock_redislock_minfo();
 void nativelock_sharedlock_minit(int module_number);
 void nativelock_sharedlock_rshutdown();
-void nativelock_sharedlock_mshutdown();
+void nativelock_sharedlock_gshutdown(zend_nativelock_globals *globals);
 void nativelock_sharedlock_minfo();
 
 #endif

@@ -78,20 +78,6 @@ bool seconds_argument(uint32_t arg, zval *value, double &out) {
 
 }  // namespace
 
-#define NL_SHARED_GUARD_BEGIN    \
-    bool nl_bailout = false;     \
-    CaughtSharedError nl_caught; \
-    try {
-#define NL_SHARED_GUARD_END(op, name, extra)                         \
-    }                                                                \
-    catch (...) {                                                    \
-        nl_caught = classify_current();                              \
-    }                                                                \
-    if (nl_caught.kind != CaughtSharedError::None)                   \
-        nl_bailout = throw_mapped((op), nl_caught, (name), (extra)); \
-    if (nl_bailout) zend_bailout();                                  \
-    if (EG(exception)) RETURN_THROWS();
-
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, configureConnection) {
     zval *host, *db, *user, *password, *charset = nullptr, *port = nullptr, *dsn = nullptr;
     ZEND_PARSE_PARAMETERS_START(4, 7)
@@ -104,7 +90,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, configureConnection) {
     Z_PARAM_ZVAL(port)
     Z_PARAM_ZVAL(dsn)
     ZEND_PARSE_PARAMETERS_END();
-    NL_SHARED_GUARD_BEGIN
+    NL_TRY
     release_before_switch();
     RequestState &s = st();
     s.clear_config();
@@ -141,7 +127,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, configureConnection) {
     s.params = p;
     s.configured = true;
     s.pdo_mode = driver_is_pdo();
-    NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
+    NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
+    if (EG(exception)) RETURN_THROWS();
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
@@ -150,14 +137,15 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
     ZEND_PARSE_PARAMETERS_START(1, 1)
     Z_PARAM_OBJECT_OF_CLASS(pdo, pce)
     ZEND_PARSE_PARAMETERS_END();
-    NL_SHARED_GUARD_BEGIN
+    NL_TRY
     RequestState &s = st();
     if (Z_TYPE(s.pdo) == IS_OBJECT && Z_OBJ(s.pdo) == Z_OBJ_P(pdo) && s.pdo_mode) return;
     release_before_switch();
     ZVAL_COPY(&s.pdo, pdo);
     s.pdo_pid = nativelock::process::current_pid();
     s.pdo_mode = true;
-    NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
+    NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
+    if (EG(exception)) RETURN_THROWS();
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setQuoteStyle) {
@@ -184,7 +172,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setQuoteStyle) {
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getConnection) {
     ZEND_PARSE_PARAMETERS_NONE();
-    NL_SHARED_GUARD_BEGIN
+    NL_TRY
     RequestState &s = st();
     zval *target = (s.pdo_mode || !s.configured) ? &s.pdo : &s.side_pdo;
     if (Z_TYPE_P(target) == IS_UNDEF) {
@@ -192,7 +180,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getConnection) {
         if (target == &s.pdo) s.pdo_pid = nativelock::process::current_pid();
     }
     RETVAL_COPY(target);
-    NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
+    NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
+    if (EG(exception)) RETURN_THROWS();
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getTable) {
@@ -225,7 +214,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
     for (;;) {
         bool interrupted = false;
         {
-            NL_SHARED_GUARD_BEGIN
+            NL_TRY
             core::Protocol protocol(session(), quote_style());
             try {
                 protocol.lock(lock_name, deadline, ttl_whole, nativelock::php::interrupt_pending);
@@ -234,7 +223,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                 interrupted = true;
             }
             drop_previous();
-            NL_SHARED_GUARD_END(Op::Lock, name, timeout)
+            NL_CATCH_WITH(throw_sharedlock_error, Op::Lock, name, timeout)
+            if (EG(exception)) RETURN_THROWS();
         }
         if (!interrupted) break;
         switch (nativelock::php::run_pending_interrupts()) {
@@ -257,13 +247,14 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
     (void)execute_data;
     std::string lock_name = str_of(name);
     bool released = false;
-    NL_SHARED_GUARD_BEGIN
+    NL_TRY
     core::Protocol protocol(session(), quote_style());
     bool lost = held_by_an_earlier_session(lock_name);
     untrack(lock_name);
     if (!lost) released = protocol.unlock(lock_name);
     drop_previous();
-    NL_SHARED_GUARD_END(Op::Unlock, name, nullptr)
+    NL_CATCH_WITH(throw_sharedlock_error, Op::Unlock, name, nullptr)
+    if (EG(exception)) RETURN_THROWS();
     if (!released) throw_lock_exception(ce_release, name, nullptr, "", nullptr);
 }
 
@@ -284,11 +275,12 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
         RETURN_THROWS();
     }
     bool ok = false;
-    NL_SHARED_GUARD_BEGIN
+    NL_TRY
     core::Protocol protocol(session(), quote_style());
     ok = protocol.has_remaining_ttl(lock_name, core::ttl_seconds(min));
     drop_previous();
-    NL_SHARED_GUARD_END(Op::AssertTTL, name, min_ttl)
+    NL_CATCH_WITH(throw_sharedlock_error, Op::AssertTTL, name, min_ttl)
+    if (EG(exception)) RETURN_THROWS();
     if (!ok) throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);
 }
 
@@ -314,19 +306,21 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, assertTTL) {
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, tryRepairTable) {
     ZEND_PARSE_PARAMETERS_NONE();
-    NL_SHARED_GUARD_BEGIN
+    NL_TRY
     core::Protocol protocol(session(), quote_style());
     protocol.repair_table();
     drop_previous();
-    NL_SHARED_GUARD_END(Op::Repair, nullptr, nullptr)
+    NL_CATCH_WITH(throw_sharedlock_error, Op::Repair, nullptr, nullptr)
+    if (EG(exception)) RETURN_THROWS();
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, releaseAllHeldLocks) {
     ZEND_PARSE_PARAMETERS_NONE();
     int released = 0;
-    NL_SHARED_GUARD_BEGIN
+    NL_TRY
     if (request_state_if_any()) released = release_all_held();
-    NL_SHARED_GUARD_END(Op::Other, nullptr, nullptr)
+    NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
+    if (EG(exception)) RETURN_THROWS();
     RETURN_LONG(released);
 }
 

@@ -201,48 +201,28 @@ void throw_lock_exception(zend_class_entry *ce, zval *lock_name, zval *extra,
 
 // --- error mapping at the entry points ------------------------------------------------
 
-CaughtSharedError classify_current() noexcept {
-    CaughtSharedError caught;
-    auto &kind = caught.kind;
-    auto &what = caught.what;
-    kind = CaughtSharedError::Other;
-    using K = CaughtSharedError;
-    try {
-        try {
-            throw;
-        } catch (const PhpBailout &) {
-            kind = K::Bailout;
-        } catch (const nativelock::mysql::LockTimeout &) {
-            kind = K::Timeout;
-        } catch (const nativelock::mysql::TableRepairFailed &e) {
-            kind = K::Repair;
-            what = e.what();
-        } catch (const nativelock::mysql::AcquireFailed &e) {
-            kind = K::Acquire;
-            what = e.what();
-        } catch (const nativelock::InvalidArgument &e) {
-            kind = K::BadName;
-            what = e.what();
-        } catch (const std::exception &e) {
-            what = e.what();
-        } catch (...) {
-            what = "unknown internal error";
-        }
-    } catch (...) {
+void throw_sharedlock_error(const PendingError &error, Op op, zval *name, zval *extra) noexcept {
+    // The package's exceptions by kind of core error (a Bailout never gets here: NL_CATCH_WITH
+    // re-raises it).
+    enum { Timeout, Repair, Acquire, BadName, Other } kind = Other;
+    switch (error.category) {
+        case ErrorCategory::LockTimeout:
+            kind = Timeout;
+            break;
+        case ErrorCategory::TableRepairFailed:
+            kind = Repair;
+            break;
+        case ErrorCategory::AcquireFailed:
+            kind = Acquire;
+            break;
+        case ErrorCategory::InvalidArgument:
+            kind = BadName;
+            break;
+        default:
+            break;
     }
-    return caught;
-}
-
-bool throw_mapped(Op op, const CaughtSharedError &caught, zval *name, zval *extra) noexcept {
-    using K = CaughtSharedError;
-    const auto kind = caught.kind;
-    const std::string &what = caught.what;
-    constexpr auto Bailout = K::Bailout, Timeout = K::Timeout, Repair = K::Repair,
-                   Acquire = K::Acquire, BadName = K::BadName;
-    if (kind == Bailout) {
-        drop_previous();
-        return true;
-    }
+    const std::string what =
+        error.category == ErrorCategory::Unknown ? "unknown internal error" : error.message;
     zend_object *previous = take_previous();
     if (!previous && kind != Timeout && kind != Acquire && kind != BadName) {
         zend_class_entry *pce = kind == Repair ? ce_table_repair : spl_ce_RuntimeException;
@@ -291,7 +271,7 @@ bool throw_mapped(Op op, const CaughtSharedError &caught, zval *name, zval *extr
             }
             break;
     }
-    return false;
+    return;
 }
 
 }  // namespace nativelock::php::sharedlock

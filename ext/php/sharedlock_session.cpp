@@ -219,9 +219,10 @@ void nativelock_sharedlock_rshutdown() {
     drop_previous();
 }
 
-void nativelock_sharedlock_mshutdown() {
-    delete NATIVELOCK_G(sharedlock_pool);
-    NATIVELOCK_G(sharedlock_pool) = nullptr;
+// Per thread under ZTS, after MSHUTDOWN under NTS: the pool's sessions close here.
+void nativelock_sharedlock_gshutdown(zend_nativelock_globals *globals) {
+    delete globals->sharedlock_pool;
+    globals->sharedlock_pool = nullptr;
 }
 
 void nativelock_sharedlock_minfo() {

@@ -9,6 +9,8 @@
 
 #include "php_nativelock.h"
 
+#include "exceptions.h"
+
 #include <cstdint>
 #include <exception>
 #include <map>
@@ -35,11 +37,8 @@ extern zend_class_entry *ce_remaining_ttl;
 extern zend_class_entry *ce_table_repair;
 
 // A PHP fatal error (bailout) happened inside a guarded PHP call: unwind the C++ frames, then
-// the entry point calls zend_bailout().
-class PhpBailout : public std::exception {
-  public:
-    const char *what() const noexcept override { return "PHP bailout"; }
-};
+// the entry point calls zend_bailout() (NL_CATCH_WITH does).
+using PhpBailout = nativelock::php::BailoutPending;
 
 enum class CallStatus { Ok, Exception, Bailout };
 
@@ -157,20 +156,10 @@ int release_all_held();
 bool held_by_an_earlier_session(const std::string &name);
 void release_at_request_end(RegistryEntry *) noexcept;
 
-// sharedlock_exceptions.cpp: the entry points' error mapping (see NL_SHARED_GUARD in
-// sharedlock.cpp).
+// sharedlock_exceptions.cpp: the package's exception for a core error at an entry point,
+// thrown after the C++ catch (NL_TRY … NL_CATCH_WITH(throw_sharedlock_error, op, name, extra)).
 enum class Op { Lock, Unlock, AssertTTL, Repair, Other };
-
-// A C++ exception taken apart inside its catch block (no PHP runs there): what kind of core
-// error it was and its message.
-struct CaughtSharedError {
-    enum Kind { None, Bailout, Timeout, Repair, Acquire, BadName, Other } kind = None;
-    std::string what;
-};
-CaughtSharedError classify_current() noexcept;
-// Throws the package's PHP exception for a classified error (outside any catch block). Returns
-// true if it was a bailout (the caller re-raises it once its C++ frames are gone).
-bool throw_mapped(Op op, const CaughtSharedError &caught, zval *name, zval *extra) noexcept;
+void throw_sharedlock_error(const PendingError &error, Op op, zval *name, zval *extra) noexcept;
 
 void minit_exceptions();
 

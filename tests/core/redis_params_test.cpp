@@ -4,6 +4,7 @@
 // json_encode(parse_url($uri))), so the rules on top are tested against what PHP really gives.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -240,4 +241,114 @@ TEST(RedisParams, PoolKeySeparatesSessionsNotTimeouts) {
     d.read_timeout = 99;
     d.connect_timeout = 99;
     EXPECT_EQ(a.pool_key(), d.pool_key());
+}
+
+// Settings read from a client object (Credis_Client, phpredis \Redis, Predis\Client).
+TEST(RedisClientSettings, DefaultsAndLocalhost) {
+    auto p = params_from_client(ClientSettings{});
+    EXPECT_EQ(p.host, "127.0.0.1");
+    EXPECT_EQ(p.port, 6379);
+    EXPECT_EQ(p.database, 0);
+    EXPECT_TRUE(p.unix_path.empty());
+    EXPECT_FALSE(p.has_password);
+    EXPECT_EQ(p.persistent_id, "");
+
+    ClientSettings c;
+    c.host = "localhost";
+    c.port = 6380;
+    EXPECT_EQ(params_from_client(c).host, "127.0.0.1");
+    EXPECT_EQ(params_from_client(c).port, 6380);
+    c.host = "";  // empty host: the default
+    EXPECT_EQ(params_from_client(c).host, "127.0.0.1");
+    c.host = "redis.example";
+    EXPECT_EQ(params_from_client(c).host, "redis.example");
+}
+
+TEST(RedisClientSettings, PortOutOfRangeFallsBackTo6379) {
+    ClientSettings c;
+    for (long long port : {0LL, -1LL, 65536LL, 1LL << 40}) {
+        c.port = port;
+        EXPECT_EQ(params_from_client(c).port, 6379) << port;
+    }
+    c.port = 1;
+    EXPECT_EQ(params_from_client(c).port, 1);
+    c.port = 65535;
+    EXPECT_EQ(params_from_client(c).port, 65535);
+}
+
+TEST(RedisClientSettings, UnixPathWinsOverHostAndPort) {
+    ClientSettings c;
+    c.host = "ignored";
+    c.port = 1234;
+    c.unix_path = "/run/redis.sock";
+    auto p = params_from_client(c);
+    EXPECT_EQ(p.unix_path, "/run/redis.sock");
+    EXPECT_EQ(p.host, "127.0.0.1");
+    EXPECT_EQ(p.port, 6379);
+    EXPECT_EQ(p.describe(), "unix:/run/redis.sock");
+}
+
+TEST(RedisClientSettings, CredentialsNeedANonEmptyPassword) {
+    ClientSettings c;
+    c.username = "alice";
+    EXPECT_FALSE(params_from_client(c).has_password);
+    EXPECT_EQ(params_from_client(c).username, "");  // no AUTH without a password
+    c.password = "";
+    EXPECT_FALSE(params_from_client(c).has_password);
+    EXPECT_EQ(params_from_client(c).username, "");
+    c.password = "secret";
+    auto p = params_from_client(c);
+    EXPECT_TRUE(p.has_password);
+    EXPECT_EQ(p.username, "alice");
+    EXPECT_EQ(p.password, "secret");
+    c.username.reset();
+    EXPECT_EQ(params_from_client(c).username, "");
+}
+
+TEST(RedisClientSettings, DatabaseAndPersistentId) {
+    ClientSettings c;
+    c.database = 7;
+    c.persistent_id = "worker-1";
+    auto p = params_from_client(c);
+    EXPECT_EQ(p.database, 7);
+    EXPECT_EQ(p.persistent_id, "worker-1");
+    c.database = -1;
+    EXPECT_THROW(params_from_client(c), InvalidArgument);
+}
+
+TEST(RedisClientSettings, TlsSchemesRejected) {
+    ClientSettings c;
+    for (const char *scheme : {"tls", "TLS", "ssl", "rediss", "tlsv1.2", "TLSv1.3"}) {
+        c.scheme = scheme;
+        EXPECT_THROW(params_from_client(c), InvalidArgument) << scheme;
+    }
+    // TLS is reported before a bad database.
+    c.scheme = "tls";
+    c.database = -1;
+    try {
+        params_from_client(c);
+        FAIL();
+    } catch (const InvalidArgument &e) {
+        EXPECT_NE(std::string(e.what()).find("TLS"), std::string::npos);
+    }
+    for (const char *scheme : {"tcp", "unix", "redis", ""}) {
+        c.scheme = scheme;
+        c.database = 0;
+        EXPECT_NO_THROW(params_from_client(c)) << scheme;
+    }
+}
+
+TEST(RedisClientSettings, TimeoutsFallBackToDefaultsUnlessPositive) {
+    ConnectionParams p;
+    apply_timeouts(p, 1.5, 0.25, 2, 5);
+    EXPECT_EQ(p.connect_timeout, 1.5);
+    EXPECT_EQ(p.read_timeout, 0.25);
+    for (double none : {0.0, -1.0, std::nan("")}) {
+        apply_timeouts(p, none, none, 2, 5);
+        EXPECT_EQ(p.connect_timeout, 2);
+        EXPECT_EQ(p.read_timeout, 5);
+    }
+    apply_timeouts(p, INFINITY, 1e9, 2, 5);
+    EXPECT_EQ(p.connect_timeout, INFINITY);
+    EXPECT_EQ(p.read_timeout, 1e9);
 }

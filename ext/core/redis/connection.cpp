@@ -168,10 +168,6 @@ Connection::~Connection() {
     if (ctx_) redisFree(ctx_);
 }
 
-int Connection::fd() const {
-    return ctx_ ? ctx_->fd : -1;
-}
-
 void Connection::set_read_timeout(double seconds) {
     if (!ctx_ || seconds == read_timeout_) return;
     if (redisSetTimeout(ctx_, to_timeval(seconds)) != REDIS_OK) fail("cannot set the read timeout");

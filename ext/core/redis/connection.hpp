@@ -48,7 +48,6 @@ class Connection {
 
     const ConnectionParams &params() const { return params_; }
     pid_t owner_pid() const { return pid_; }
-    int fd() const;
 
     // Sends one command and waits for its reply (read timeout). Server error replies are
     // returned as replies; I/O failures throw ConnectionError and break the connection.
@@ -69,8 +68,6 @@ class Connection {
     // Whether the connection can be reused: opened by this process, no error seen, and the
     // socket shows no pending data or EOF (a server restart or idle timeout closed it).
     bool reusable() const;
-    bool broken() const { return broken_; }
-    void mark_broken() { broken_ = true; }
 
     // Seconds each phase may take, taken from the params; may be changed before each use.
     void set_read_timeout(double seconds);

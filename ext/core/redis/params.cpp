@@ -25,7 +25,7 @@ bool is_credential_name(std::string_view name) {
 
 // rawurldecode(): %XX becomes the byte, anything else (also a '%' not followed by two hex
 // digits, and '+') stays as it is.
-std::string percent_decode(std::string_view in, std::string_view) {
+std::string percent_decode(std::string_view in) {
     auto hex = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
     std::string out;
     out.reserve(in.size());
@@ -67,10 +67,10 @@ void parse_query(std::string_view query, ConnectionParams &p, std::string_view u
         if (name == "db" || name == "database") {
             p.database = parse_number(value, 1LL << 31, uri, "database");
         } else if (name == "password") {
-            p.password = percent_decode(value, uri);
+            p.password = percent_decode(value);
             p.has_password = true;
         } else if (name == "username" || name == "user") {
-            p.username = percent_decode(value, uri);
+            p.username = percent_decode(value);
         } else {
             // Not ignored: a timeout or TLS option silently dropped would surprise later.
             // Timeouts come from the INI settings nativelock.redis_*_timeout.
@@ -210,13 +210,13 @@ ConnectionParams parse_uri(std::string_view uri, const std::optional<UriParts> &
     if (scheme != "redis" && scheme != "tcp") bad(uri, "unknown scheme \"" + scheme + "\"");
 
     if (url->user || url->pass) {
-        std::string user = url->user ? percent_decode(*url->user, uri) : std::string();
+        std::string user = url->user ? percent_decode(*url->user) : std::string();
         if (!url->pass) {
             // redis://secret@host: a bare userinfo is the password, as most clients read it.
             p.password = std::move(user);
         } else {
             p.username = std::move(user);
-            p.password = percent_decode(*url->pass, uri);
+            p.password = percent_decode(*url->pass);
         }
         p.has_password = true;
     }
@@ -240,6 +240,40 @@ ConnectionParams parse_uri(std::string_view uri, const std::optional<UriParts> &
     }
     parse_query(query, p, uri);
     return p;
+}
+
+ConnectionParams params_from_client(const ClientSettings &client) {
+    std::string scheme = client.scheme.value_or("");
+    for (auto &c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (scheme == "tls" || scheme == "ssl" || scheme == "rediss" || scheme.rfind("tlsv", 0) == 0) {
+        throw InvalidArgument(
+            "RedisLock::setRedis(): TLS connections are not supported (hiredis 0.14 has no TLS)");
+    }
+    if (client.database < 0) {
+        throw InvalidArgument("RedisLock::setRedis(): the database number must be >= 0");
+    }
+    ConnectionParams p;
+    if (client.unix_path) {
+        p.unix_path = *client.unix_path;
+    } else {
+        if (client.host && !client.host->empty()) p.host = *client.host;
+        if (p.host == "localhost") p.host = "127.0.0.1";
+        if (client.port > 0 && client.port <= 65535) p.port = static_cast<int>(client.port);
+    }
+    p.database = client.database;
+    p.has_password = client.password && !client.password->empty();
+    if (p.has_password) {
+        p.password = *client.password;
+        p.username = client.username.value_or("");
+    }
+    p.persistent_id = client.persistent_id.value_or("");
+    return p;
+}
+
+void apply_timeouts(ConnectionParams &params, double connect_timeout, double read_timeout,
+                    double default_connect_timeout, double default_read_timeout) {
+    params.connect_timeout = connect_timeout > 0 ? connect_timeout : default_connect_timeout;
+    params.read_timeout = read_timeout > 0 ? read_timeout : default_read_timeout;
 }
 
 }  // namespace nativelock::redis

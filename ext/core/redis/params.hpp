@@ -49,6 +49,29 @@ struct UriParts {
 // Throws InvalidArgument naming the accepted forms; the URI in the message is redacted.
 ConnectionParams parse_uri(std::string_view uri, const std::optional<UriParts> &url);
 
+// What a client object (Credis_Client, phpredis \Redis, Predis\Client) says about its
+// connection, as the shim read it: unset values are nullopt (or the defaults below).
+struct ClientSettings {
+    std::optional<std::string> scheme;     // "tcp", "unix", "tls", …
+    std::optional<std::string> host;       // empty or unset: 127.0.0.1
+    std::optional<std::string> unix_path;  // set (even empty): a unix socket, host/port ignored
+    long long port = 6379;                 // outside 1..65535: 6379
+    long long database = 0;                // must be >= 0
+    std::optional<std::string> username;   // used only with a non-empty password
+    std::optional<std::string> password;   // unset or empty: no AUTH
+    std::optional<std::string> persistent_id;
+};
+
+// The parameters a client's settings stand for ("localhost" becomes 127.0.0.1, as the
+// original's clients resolve it over TCP). Throws InvalidArgument for TLS schemes (tls, ssl,
+// rediss, tlsv*: hiredis 0.14 has no TLS) and a negative database.
+ConnectionParams params_from_client(const ClientSettings &client);
+
+// Sets the timeouts: the client's own where it gave one (> 0), else the defaults (the INI
+// settings nativelock.redis_*_timeout). NaN, zero and negative values mean "not given".
+void apply_timeouts(ConnectionParams &params, double connect_timeout, double read_timeout,
+                    double default_connect_timeout, double default_read_timeout);
+
 // The URI for messages: credentials (userinfo, password/username query values, a
 // non-numeric "port" that may be a password without its host) replaced by "***", control
 // characters escaped, at most about 200 characters.

@@ -17,8 +17,6 @@ class Pool {
     // params.read_timeout. Throws ConnectionError if connecting fails.
     Connection &get(const ConnectionParams &params);
 
-    // Drops every connection without sending anything (also the right thing after fork).
-    void clear() { connections_.clear(); }
     std::size_t size() const { return connections_.size(); }
     // Connections opened since the pool was created (for tests and phpinfo).
     std::size_t opened() const { return opened_; }

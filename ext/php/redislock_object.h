@@ -1,0 +1,111 @@
+// RedisLock's native state, shared by its files: the object (NativeObject<LockState>), the
+// worker's connection pool and this request's setRedis() parameters (module globals), the
+// registry reference a held lock keeps, and the declared properties.
+//
+//   redislock.cpp            methods, lock(), module hooks
+//   redislock_construct.cpp  the gist's construction: __construct, create, createAndLock
+//   redislock_object.cpp     this header: lifecycle, registry, properties, errors
+//   redis_client_params.cpp  setRedis(): client objects and URIs → ConnectionParams
+#pragma once
+
+#include "php_nativelock.h"
+
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+
+#include "exceptions.h"
+#include "native_object.h"
+#include "redis/params.hpp"
+#include "redis/pool.hpp"
+#include "request_registry.h"
+
+namespace nativelock::php {
+
+// NATIVELOCK_G(redislock): allocated on first use (never in MINIT), freed in GSHUTDOWN.
+struct RedisLockGlobals {
+    // Connections kept across the requests of this worker.
+    redis::Pool pool;
+    // What setRedis() gave in this request (forgotten at request end).
+    std::shared_ptr<const redis::ConnectionParams> params;
+    // Request-end release: an endpoint that already failed to connect is not retried for
+    // every other held lock.
+    std::string failed_at_shutdown;
+};
+RedisLockGlobals &redislock_globals();
+
+namespace redislock {
+
+extern zend_class_entry *lock_ce;
+extern zend_class_entry *fail_exception_ce;
+extern zend_class_entry *connection_exception_ce;
+
+enum class Fail { Except, Return, Block };
+
+struct LockState {
+    std::string name;
+    std::string value;
+    long long timeout = 0;
+    Fail fail = Fail::Except;
+    bool constructed = false;
+    // While held: where and under which key, and by which process.
+    bool held = false;
+    pid_t pid = 0;
+    std::string key;
+    std::shared_ptr<const redis::ConnectionParams> params;
+    // Linked (and holding a reference to the object) while held, so that a lock nobody
+    // stores stays held until release(), releaseAllCurrentlyHeldLocks() or request end, like
+    // the original; locks that are not held are not retained.
+    RegistryEntry entry;
+};
+using LockObject = NativeObject<LockState>;
+
+inline LockState &state_of(zend_object *object) {
+    return LockObject::state_of(object);
+}
+
+// create_object and the handlers (set up in MINIT).
+zend_object *create_object(zend_class_entry *ce);
+void init_handlers();
+
+// Whether a registry entry belongs to a RedisLock, and its object.
+bool is_lock_entry(const RegistryEntry *entry);
+zend_object *object_of_entry(RegistryEntry *entry);
+
+// Deletes the key on the server if this process holds it (a lock taken before fork() is only
+// forgotten). Throws if the server cannot be asked; the lock then stays held.
+void release_key(LockState &state);
+// Links a freshly acquired lock into the registry, with a reference to its object.
+void track(zend_object *object);
+// Unlinks; returns whether the registry's reference must now be dropped by the caller.
+bool untrack(LockState &state);
+
+// The state of a constructed lock, or nullptr with an Error thrown (constructor not called).
+LockState *constructed_state(zend_object *object);
+// Whether `ce` (a RedisLock subclass) overrides the method `lcname`.
+bool overridden(zend_class_entry *ce, const char *lcname, size_t len);
+// "redislock:" . name, the original's key().
+zend_string *default_key(const LockState &state);
+
+// Declared properties, written directly on plain RedisLock objects (subclasses may redeclare
+// them with types and go through the property API).
+enum PropertySlot { kPropName, kPropValue, kPropFailBehavior, kPropTimeout, kPropNeedsRelease };
+void write_property(zend_object *object, PropertySlot slot, zval *value);
+void set_needs_release(zend_object *object, bool value);
+void init_properties();
+
+// The PHP exception for a core error: RedisLockConnectionException for connection errors,
+// RedisLockFailException otherwise (ValueError/Error as everywhere, see exceptions.h).
+bool throw_error(const PendingError &error) noexcept;
+
+// setRedis() and ensureRedisIsSet() (redis_client_params.cpp). Return false with a PHP
+// exception pending.
+bool configure_from(zval *redis);
+bool ensure_redis();
+
+// lock() natively (redislock.cpp), for createAndLock(): sets return_value or throws.
+void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *return_value);
+
+}  // namespace redislock
+}  // namespace nativelock::php
