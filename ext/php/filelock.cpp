@@ -23,6 +23,7 @@ extern "C" {
 #include "common/random.hpp"
 #include "exceptions.h"
 #include "interrupts.h"
+#include "native_object.h"
 #include "file/lock_file.hpp"
 #include "file/name.hpp"
 #include "file/record.hpp"
@@ -50,19 +51,10 @@ struct FilelockState {
     RegistryEntry held_entry;
 };
 
-struct FilelockObject {
-    FilelockState state;
-    zend_object std;
-};
+using FilelockObject = nativelock::php::NativeObject<FilelockState>;
 
 FilelockObject *from_object(zend_object *object) {
-    return reinterpret_cast<FilelockObject *>(reinterpret_cast<char *>(object) -
-                                              XtOffsetOf(FilelockObject, std));
-}
-
-FilelockObject *from_entry(RegistryEntry *entry) {
-    return reinterpret_cast<FilelockObject *>(reinterpret_cast<char *>(entry) -
-                                              XtOffsetOf(FilelockObject, state.held_entry));
+    return FilelockObject::from(object);
 }
 
 // Unlinks the lock file if this object still holds it; never throws (request end, free_obj).
@@ -77,20 +69,15 @@ void release_quietly(FilelockState &state) noexcept {
 // Runs at request end (RSHUTDOWN) for locks still held, after destructors and shutdown
 // functions, then drops the registry's reference (no user destructor can run by then).
 void release_at_request_end(RegistryEntry *entry) noexcept {
-    FilelockObject *self = from_entry(entry);
+    FilelockObject *self = FilelockObject::from_entry<&FilelockState::held_entry>(entry);
     release_quietly(self->state);
     OBJ_RELEASE(&self->std);
 }
 
 zend_object *create_object(zend_class_entry *ce) {
-    auto *object = static_cast<FilelockObject *>(zend_object_alloc(sizeof(FilelockObject), ce));
-    new (&object->state) FilelockState();
-    object->state.held_entry.release = release_at_request_end;
-    object->state.held_entry.phase = nativelock::php::kReleaseAtRequestShutdown;
-    zend_object_std_init(&object->std, ce);
-    object_properties_init(&object->std, ce);
-    object->std.handlers = &filelock_handlers;
-    return &object->std;
+    zend_object *object = FilelockObject::create(ce, &filelock_handlers);
+    FilelockObject::state_of(object).held_entry.release = release_at_request_end;
+    return object;
 }
 
 // Releasing here (not in dtor_obj) covers objects destroyed mid-request; RSHUTDOWN has
@@ -100,8 +87,7 @@ void free_object(zend_object *object) {
     // A held lock is tracked with a reference, so only untracked objects get here holding
     // (nativelock.auto_release=0 keeps the lock like the original, which never releases).
     if (NATIVELOCK_G(auto_release)) release_quietly(self->state);
-    self->state.~FilelockState();
-    zend_object_std_dtor(object);
+    FilelockObject::destroy(object);
 }
 
 // var_dump()/print_r() show what the original's private properties showed.
@@ -414,10 +400,7 @@ void nativelock_filelock_minit(int module_number) {
     register_filelock_symbols(module_number);
     filelock_ce = register_class_Filelock();
     filelock_ce->create_object = create_object;
-    memcpy(&filelock_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
-    filelock_handlers.offset = XtOffsetOf(FilelockObject, std);
-    filelock_handlers.free_obj = free_object;
-    filelock_handlers.clone_obj = nullptr;
+    FilelockObject::init_handlers(filelock_handlers, free_object);
     filelock_handlers.get_debug_info = debug_info;
 }
 

@@ -93,7 +93,7 @@ static PHP_RINIT_FUNCTION(nativelock) {
 #if defined(COMPILE_DL_NATIVELOCK) && defined(ZTS)
     ZEND_TSRMLS_CACHE_UPDATE();
 #endif
-    for (auto &head : NATIVELOCK_G(held_locks)) head = nullptr;
+    NATIVELOCK_G(held_locks) = nullptr;
     nativelock_filelock_rinit();
     return SUCCESS;
 }
@@ -104,8 +104,7 @@ static PHP_RINIT_FUNCTION(nativelock) {
 static PHP_RSHUTDOWN_FUNCTION(nativelock) {
     (void)type;
     (void)module_number;
-    nativelock::php::registry_drain(nativelock::php::kReleaseAtShutdownFunction);
-    nativelock::php::registry_drain(nativelock::php::kReleaseAtRequestShutdown);
+    nativelock::php::registry_drain();
     nativelock_redislock_rshutdown();
     nativelock_sharedlock_rshutdown();
     return SUCCESS;

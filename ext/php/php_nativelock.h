@@ -29,8 +29,8 @@ double mysql_connect_timeout;
 double mysql_read_timeout;
 char *sharedlock_driver;
 // Held locks of this request, released at request end (see request_registry.h).
-// One list per release phase (kReleasePhases in request_registry.h).
-nativelock::php::RegistryEntry *held_locks[2];
+// Held locks of this request, released at request end (see request_registry.h).
+nativelock::php::RegistryEntry *held_locks;
 // SharedLock: this request's state, and this process's pool of native sessions (kept across
 // requests; never created in MINIT). Both created on first use.
 nativelock::php::sharedlock::RequestState *sharedlock_state;

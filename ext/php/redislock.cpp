@@ -230,13 +230,13 @@ ZEND_METHOD(RedisLock, releaseAllCurrentlyHeldLocks) {
     // Unlink every held RedisLock first (user destructors run by the releases below must not
     // see a half-walked list), then release them one by one.
     uint32_t count = 0;
-    for (RegistryEntry *e = NATIVELOCK_G(held_locks)[kReleaseAtRequestShutdown]; e; e = e->next) {
+    for (RegistryEntry *e = registry_first(); e; e = e->next) {
         if (is_lock_entry(e)) ++count;
     }
     if (count == 0) return;
     auto **objects = static_cast<zend_object **>(safe_emalloc(count, sizeof(zend_object *), 0));
     uint32_t n = 0;
-    for (RegistryEntry *e = NATIVELOCK_G(held_locks)[kReleaseAtRequestShutdown]; e;) {
+    for (RegistryEntry *e = registry_first(); e;) {
         RegistryEntry *next = e->next;
         if (is_lock_entry(e)) {
             registry_remove(e);

@@ -80,7 +80,6 @@ zend_object *create_object(zend_class_entry *ce) {
     zend_object *object = LockObject::create(ce, &lock_handlers);
     auto &entry = state_of(object).entry;
     entry.release = release_key_and_reference_at_request_end;
-    entry.phase = kReleaseAtRequestShutdown;
     return object;
 }
 

@@ -4,16 +4,9 @@
 
 namespace nativelock::php {
 
-namespace {
-// One list per phase, so that draining one phase never walks past entries of the other.
-RegistryEntry *&head_of(const RegistryEntry *entry) {
-    return NATIVELOCK_G(held_locks)[entry->phase];
-}
-}  // namespace
-
 void registry_add(RegistryEntry *entry) {
     if (entry->linked) return;
-    RegistryEntry *&head = head_of(entry);
+    RegistryEntry *&head = NATIVELOCK_G(held_locks);
     entry->prev = nullptr;
     entry->next = head;
     if (entry->next) entry->next->prev = entry;
@@ -26,17 +19,21 @@ void registry_remove(RegistryEntry *entry) {
     if (entry->prev) {
         entry->prev->next = entry->next;
     } else {
-        head_of(entry) = entry->next;
+        NATIVELOCK_G(held_locks) = entry->next;
     }
     if (entry->next) entry->next->prev = entry->prev;
     entry->prev = entry->next = nullptr;
     entry->linked = false;
 }
 
-void registry_drain(int phase) {
+RegistryEntry *registry_first() {
+    return NATIVELOCK_G(held_locks);
+}
+
+void registry_drain() {
     // Never keep `next` across a release: releasing one lock can free the object that embeds
     // the next entry (it unlinks itself as it goes).
-    while (RegistryEntry *entry = NATIVELOCK_G(held_locks)[phase]) {
+    while (RegistryEntry *entry = NATIVELOCK_G(held_locks)) {
         registry_remove(entry);
         if (entry->release) entry->release(entry);
     }

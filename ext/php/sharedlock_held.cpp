@@ -139,7 +139,6 @@ void track(const std::string &name) {
         s.entry.release = release_at_request_end;
         // Released in RSHUTDOWN, after destructors and every shutdown function (SPEC §2); locks
         // on a PDO through its driver, which the request state keeps alive until then.
-        s.entry.phase = nativelock::php::kReleaseAtRequestShutdown;
         nativelock::php::registry_add(&s.entry);
     }
     s.held.push_back({name, via_pdo ? 0 : s.native->generation()});

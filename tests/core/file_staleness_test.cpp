@@ -85,7 +85,15 @@ TEST(FileStaleness, EarlierBootOfThisMachineIsDeadOnNfs) {
     probe.processes[77] = 4200;  // a pid that exists now means nothing after a reboot
     auto r = ours(77, 4200);
     r.boot_id = "boot-old";
-    EXPECT_EQ(judge(facts(r, /*local=*/false), me(), probe), Verdict::Dead);
+    EXPECT_EQ(judge(facts(r, /*local=*/false, /*mtime=*/999'000), me(), probe), Verdict::Dead);
+}
+
+// A clone that kept our machine-id runs now: its record was written after we booted.
+TEST(FileStaleness, SameMachineIdWrittenAfterOurBootIsNotAnEarlierBoot) {
+    FakeProbe probe;
+    auto r = ours(77, 4200);
+    r.boot_id = "boot-clone";
+    EXPECT_EQ(judge(facts(r, /*local=*/false, /*mtime=*/1'000'500), me(), probe), Verdict::Unknown);
 }
 
 TEST(FileStaleness, EarlierBootIsDeadOnALocalFilesystem) {
@@ -94,7 +102,7 @@ TEST(FileStaleness, EarlierBootIsDeadOnALocalFilesystem) {
     auto r = ours(77, 4200);
     r.boot_id = "boot-old";
     r.machine_id.clear();  // e.g. written by an older nativelock
-    EXPECT_EQ(judge(facts(r, /*local=*/true), me(), probe), Verdict::Dead);
+    EXPECT_EQ(judge(facts(r, /*local=*/true, /*mtime=*/999'000), me(), probe), Verdict::Dead);
 }
 
 // Host names are not unique (cloned VMs, containers with a fixed hostname, "localhost"): a

@@ -15,8 +15,9 @@ struct Identity {
     pid_t pid = 0;
     std::string host;
     std::string boot_id;
-    // /etc/machine-id (empty if the machine has none). With a boot_id that differs from ours it
-    // tells an earlier boot of this machine from another machine that shares our host name.
+    // hashed_machine_id() of /etc/machine-id (empty if the machine has none; the raw id is kept
+    // private, as machine-id(5) asks). With a boot_id that differs from ours it tells an earlier
+    // boot of this machine from another machine that shares our host name.
     std::string machine_id;
     // Containers on one kernel share boot_id but not pids: owners are judged only in our own
     // pid namespace.
@@ -27,6 +28,13 @@ struct Identity {
 };
 
 const Identity &self();
+
+// The machine_id of Identity for the given contents of /etc/machine-id: the first 32 hex digits
+// of SHA-256("nativelock machine-id " + id), or empty if `raw` is not a 32-hex-digit id.
+std::string hashed_machine_id(const std::string &raw);
+
+// SHA-256 of `data` as 64 lowercase hex digits.
+std::string sha256_hex(const std::string &data);
 
 // The pid of the caller, without a system call once cached (invalidated by fork).
 pid_t current_pid();

@@ -39,8 +39,11 @@ Verdict judge_identified(const HolderFacts &facts, const OwnerRecord &record,
     if (record.boot_id != self.boot_id) {
         // Another boot: an earlier one of this machine (all its processes are gone), or another
         // machine that shares our host name (cloned VMs, containers with a fixed hostname):
-        // host names prove nothing. A local filesystem is written by this kernel only; on a
-        // shared one only the same machine-id proves it is ours.
+        // host names prove nothing. It is ours only if written before we booted, and on a
+        // filesystem only this kernel writes or with our machine-id (a clone that kept the
+        // machine-id still fails the boot-time test while both run).
+        auto boot = probe.boot_time();
+        if (!boot || facts.file_mtime >= *boot) return Verdict::Unknown;
         if (facts.local_filesystem) return Verdict::Dead;
         if (!record.machine_id.empty() && record.machine_id == self.machine_id) {
             return Verdict::Dead;
