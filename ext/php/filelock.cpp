@@ -343,14 +343,7 @@ ZEND_METHOD(Filelock, lock) {
             }
             RETURN_LONG(static_cast<zend_long>(result.status));
         }
-        switch (nativelock::php::run_pending_interrupts()) {
-            case nativelock::php::AfterInterrupt::KeepWaiting:
-                continue;
-            case nativelock::php::AfterInterrupt::Exception:
-                RETURN_THROWS();
-            case nativelock::php::AfterInterrupt::Bailout:
-                zend_bailout();
-        }
+        NL_RUN_PENDING_INTERRUPTS_OR_RETURN()
     }
 }
 

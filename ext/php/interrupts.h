@@ -34,3 +34,18 @@ enum class AfterInterrupt {
 AfterInterrupt run_pending_interrupts() noexcept;
 
 }  // namespace nativelock::php
+
+// In a PHP method's wait loop, with no C++ object with a destructor live: runs what is pending;
+// returns from the method if a handler threw or exited, re-raises a fatal error, and otherwise
+// falls through so that the loop waits again with the same deadline.
+#define NL_RUN_PENDING_INTERRUPTS_OR_RETURN()              \
+    switch (nativelock::php::run_pending_interrupts()) {   \
+        case nativelock::php::AfterInterrupt::KeepWaiting: \
+            break;                                         \
+        case nativelock::php::AfterInterrupt::Exception:   \
+            RETURN_THROWS();                               \
+        case nativelock::php::AfterInterrupt::Bailout:     \
+            zend_bailout();                                \
+    }
+
+namespace nativelock::php {}  // namespace nativelock::php

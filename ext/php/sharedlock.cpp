@@ -227,14 +227,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
             if (EG(exception)) RETURN_THROWS();
         }
         if (!interrupted) break;
-        switch (nativelock::php::run_pending_interrupts()) {
-            case nativelock::php::AfterInterrupt::KeepWaiting:
-                continue;
-            case nativelock::php::AfterInterrupt::Exception:
-                RETURN_THROWS();
-            case nativelock::php::AfterInterrupt::Bailout:
-                zend_bailout();
-        }
+        NL_RUN_PENDING_INTERRUPTS_OR_RETURN()
     }
     object_init_ex(return_value, ce_handle);
     zend_update_property(ce_handle, Z_OBJ_P(return_value), "lockName", sizeof("lockName") - 1,

@@ -126,6 +126,25 @@ void call_method(zend_object *object, const char *method, zval *retval, uint32_t
     }
 }
 
+namespace {
+
+// Throws the SqlError that $object->errorInfo() describes (a PDO or a PDOStatement); the array
+// is released outside the catch block.
+[[noreturn]] void throw_error_of(zend_object *object) {
+    zval info;
+    call_method(object, "errorInfo", &info, 0, nullptr);
+    std::exception_ptr failure;
+    try {
+        throw_from_error_info(&info);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    zval_ptr_dtor(&info);
+    std::rethrow_exception(failure);
+}
+
+}  // namespace
+
 PdoSession::PdoSession(zend_object *pdo) : pdo_(pdo) {
     GC_ADDREF(pdo_);
     zend_hash_init(&statements_, 8, nullptr, ZVAL_PTR_DTOR, 0);
@@ -158,16 +177,7 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
         if (failure) std::rethrow_exception(failure);
         if (Z_TYPE(stmt) != IS_OBJECT) {
             zval_ptr_dtor(&stmt);
-            zval info;
-            call_method(pdo_, "errorInfo", &info, 0, nullptr);
-            std::exception_ptr info_failure;
-            try {
-                throw_from_error_info(&info);
-            } catch (...) {
-                info_failure = std::current_exception();
-            }
-            zval_ptr_dtor(&info);
-            if (info_failure) std::rethrow_exception(info_failure);
+            throw_error_of(pdo_);
         }
         if (prepared) {
             Z_ADDREF(stmt);
@@ -199,16 +209,7 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
         bool ok = zend_is_true(&ret);
         zval_ptr_dtor(&ret);
         if (!ok) {
-            zval info;
-            call_method(st, "errorInfo", &info, 0, nullptr);
-            std::exception_ptr info_failure;
-            try {
-                throw_from_error_info(&info);
-            } catch (...) {
-                info_failure = std::current_exception();
-            }
-            zval_ptr_dtor(&info);
-            if (info_failure) std::rethrow_exception(info_failure);
+            throw_error_of(st);
         }
         // The protocol's statements that return rows are SELECT and REPAIR TABLE.
         bool returns_rows = sql.compare(0, 6, "SELECT") == 0 || sql.compare(0, 6, "REPAIR") == 0;

@@ -284,24 +284,21 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
 }
 
 bool Protocol::unlock(const std::string &name) {
-    // Deleting the row and releasing GET_LOCK in one statement: the MyISAM table lock keeps
-    // a woken waiter's INSERT out until the row is gone.
-    Result r = run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                       " = connection_id() AND IFNULL(RELEASE_LOCK(?), 0) >= 0",
-                   {Param::str(name), Param::str(name)});
-    if (r.affected == 1) return true;
-    for (int i = 0; i < 1000; ++i) {
-        Result rel = run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
-        if (!rel.value || *rel.value != "1") break;
-    }
-    return false;
+    return delete_own_row(name, false);
 }
 
 bool Protocol::release_at_end(const std::string &name) {
-    Result r =
-        run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                " = connection_id() AND " + q_acquired_ + " AND IFNULL(RELEASE_LOCK(?), 0) >= 0",
-            {Param::str(name), Param::str(name)});
+    return delete_own_row(name, true);
+}
+
+// Deleting our row and releasing GET_LOCK in one statement: the MyISAM table lock keeps a woken
+// waiter's INSERT out until the row is gone. When the row is not ours (any more), whatever
+// GET_LOCK levels the session holds for the name are let go, as the package does.
+bool Protocol::delete_own_row(const std::string &name, bool only_if_acquired) {
+    Result r = run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                       " = connection_id() AND " + (only_if_acquired ? q_acquired_ + " AND " : "") +
+                       "IFNULL(RELEASE_LOCK(?), 0) >= 0",
+                   {Param::str(name), Param::str(name)});
     if (r.affected == 1) return true;
     for (int i = 0; i < 1000; ++i) {
         Result rel = run("SELECT RELEASE_LOCK(?)", {Param::str(name)});

@@ -82,6 +82,7 @@ class Protocol {
     bool take_get_lock(const std::string &name);
     void deregister(const std::string &name);
     bool take_over_stale_row(const std::string &name, long long ttl);
+    bool delete_own_row(const std::string &name, bool only_if_acquired);
     void take_get_lock_owning_row(const std::string &name, bool took_over);
 
     Session &session_;
