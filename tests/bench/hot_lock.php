@@ -74,7 +74,7 @@ try {
                 $rows[$id]['runs'][] = ['error' => $e->getMessage()];
                 continue;
             }
-            usleep(300000);   // requests in flight when wrk stopped finish and log
+            nlb_hot_settle($stack);   // requests in flight when wrk stopped finish and log
             [$reqs, $counter] = nlb_hot_requests($stack);
             $rows[$id]['runs'][] = nlb_hot_analyse($w, $reqs, $counter, $workers);
         }

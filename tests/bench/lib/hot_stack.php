@@ -27,7 +27,7 @@ function nlb_hot_start(string $dir, int $workers, int $httpPort, int $fpmPort): 
     @mkdir("$dir/data", 0777, true);
     file_put_contents("$dir/www/hot.php", "<?php\nrequire " . var_export(__DIR__ . '/hot_request.php', true) . ";\n");
     putenv("NATIVELOCK_HOT_DIR=$dir/data");
-    $fpm = nlb_fpm_start($fpmPort, $workers);
+    $fpm = nlb_fpm_start($fpmPort, $workers, ['pm.status_path = /fpm-status']);
 
     $nginx = trim((string) shell_exec('command -v nginx')) ?: '/usr/sbin/nginx';
     $user = posix_getuid() === 0 ? 'user root root;' : '';
@@ -52,6 +52,11 @@ function nlb_hot_start(string $dir, int $workers, int $httpPort, int $fpmPort): 
             server {
                 listen 127.0.0.1:$httpPort backlog=511;
                 root $dir/www;
+                location = /fpm-status {
+                    include /etc/nginx/fastcgi_params;
+                    fastcgi_param SCRIPT_NAME /fpm-status;
+                    fastcgi_pass 127.0.0.1:$fpmPort;
+                }
                 location ~ \.php$ {
                     include /etc/nginx/fastcgi_params;
                     fastcgi_param SCRIPT_FILENAME \$document_root\$fastcgi_script_name;
@@ -78,14 +83,46 @@ function nlb_hot_start(string $dir, int $workers, int $httpPort, int $fpmPort): 
 
 function nlb_hot_stop(array $stack): void
 {
+    nlb_hot_settle($stack);
     proc_terminate($stack['nginx']);
     proc_close($stack['nginx']);
     nlb_fpm_stop($stack['fpm']);
 }
 
-/** Empties the counter and the request logs before a backend's run. */
+/**
+ * Waits until no php-fpm worker is busy but the one answering (requests still waiting for the
+ * lock when wrk stopped finish or time out), at most $max seconds. Returns the seconds waited.
+ */
+function nlb_hot_settle(array $stack, float $max = 15.0): float
+{
+    $t = microtime(true);
+    do {
+        // Needs a free worker itself: a short timeout, then ask again.
+        $s = @file_get_contents("http://127.0.0.1:{$stack['port']}/fpm-status", false,
+            stream_context_create(['http' => ['timeout' => 1.0]]));
+        if ($s !== false && preg_match('/^active processes:\s+(\d+)/m', $s, $m) && (int) $m[1] <= 1) {
+            break;
+        }
+        usleep(100000);
+    } while (microtime(true) - $t < $max);
+    return microtime(true) - $t;
+}
+
+/**
+ * Empties the counter and the request logs before a backend's run, and removes what a run
+ * before may have left of the hot lock (a SharedLock row of a worker stopped while it waited
+ * stays until its TTL).
+ */
 function nlb_hot_reset(array $stack): void
 {
+    nlb_hot_settle($stack);
+    try {
+        if (extension_loaded('pdo_mysql') && nlb_server_down('mariadbd', nlb_mysql()['host'], nlb_mysql()['port']) === null) {
+            nlb_pdo()->exec("DELETE FROM shared_locks WHERE name = 'nlhot' AND IFNULL(IS_USED_LOCK('nlhot'), 0) = 0");
+        }
+    } catch (PDOException $e) {
+        // no table yet: nothing left over
+    }
     $d = $stack['dir'] . '/data';
     foreach (glob("$d/req-*.log") as $f) {
         unlink($f);
