@@ -54,6 +54,7 @@ function nlb_hot_start(string $dir, int $workers, int $httpPort, int $fpmPort): 
                 root $dir/www;
                 location = /fpm-status {
                     include /etc/nginx/fastcgi_params;
+                    fastcgi_param SCRIPT_FILENAME \$document_root/fpm-status;
                     fastcgi_param SCRIPT_NAME /fpm-status;
                     fastcgi_pass 127.0.0.1:$fpmPort;
                 }
