@@ -7,6 +7,7 @@
 //       [--only=cycle,handoff,contention,fpm,memory]
 require __DIR__ . '/lib/backends.php';
 require __DIR__ . '/lib/fcgi.php';
+require __DIR__ . '/lib/fpm_pool.php';
 
 $out = $argv[1] ?? null;
 if ($out === null || $out[0] === '-') {
@@ -248,7 +249,7 @@ if ($want('fpm')) {
     $workers = 4;
     $clients = 4;
     $port = (int) nlb_env('NATIVELOCK_BENCH_FPM_PORT', '19480');
-    $fpm = start_fpm($port, $workers);
+    $fpm = nlb_fpm_start($port, $workers);
     $rows = [];
     $ids = array_merge(['none'], array_keys(array_filter($available, fn($b) => $b->kind !== 'floor')));
     try {
@@ -273,7 +274,7 @@ if ($want('fpm')) {
             }
         }
     } finally {
-        stop_fpm($fpm);
+        nlb_fpm_stop($fpm);
     }
     foreach ($rows as $id => &$row) {
         $row['stats'] = nlb_stats($row['runs']);
@@ -282,51 +283,6 @@ if ($want('fpm')) {
     $results['scenarios']['fpm'] = ['workers' => $workers, 'clients' => $clients, 'seconds' => $seconds,
         'repeats' => $repeats, 'rows' => $rows];
     save();
-}
-
-function start_fpm(int $port, int $workers): array
-{
-    $bin = trim((string) shell_exec('command -v php-fpm8.2 || command -v php-fpm')) ?: '/usr/sbin/php-fpm8.2';
-    $dir = sys_get_temp_dir() . '/nativelock-bench-fpm-' . getmypid();
-    @mkdir("$dir/conf.d", 0777, true);
-    foreach (glob('/etc/php/8.2/fpm/conf.d/*.ini') as $ini) {
-        if (!str_contains((string) file_get_contents($ini), 'nativelock')) {
-            @symlink($ini, "$dir/conf.d/" . basename($ini));
-        }
-    }
-    $user = posix_getuid() === 0 ? "user = root\ngroup = root\n" : '';
-    file_put_contents("$dir/php-fpm.conf", "[global]\npid = $dir/fpm.pid\nerror_log = $dir/fpm.log\ndaemonize = no\n\n"
-        . "[bench]\n{$user}listen = 127.0.0.1:$port\nlisten.backlog = 511\npm = static\npm.max_children = $workers\n"
-        . "pm.max_requests = 0\nclear_env = no\ncatch_workers_output = yes\n"
-        . "php_admin_value[error_log] = $dir/php-errors.log\nphp_admin_flag[log_errors] = on\n");
-    $module = getenv('NATIVELOCK_MODULE') ?: realpath(__DIR__ . '/../../modules/nativelock.so');
-    $argv = [$bin, '-y', "$dir/php-fpm.conf", '-d', "extension=$module", '-d', 'opcache.enable=1'];
-    if (posix_getuid() === 0) {
-        array_splice($argv, 1, 0, ['-R']);
-    }
-    $env = getenv();
-    $env['PHP_INI_SCAN_DIR'] = "$dir/conf.d";
-    $proc = proc_open($argv, [0 => ['file', '/dev/null', 'r'], 1 => ['file', "$dir/fpm.stdout", 'w'], 2 => ['file', "$dir/fpm.stdout", 'a']], $pipes, null, $env);
-    for ($i = 0; $i < 100; $i++) {
-        $s = @fsockopen('127.0.0.1', $port, $errno, $errstr, 0.1);
-        if ($s) {
-            fclose($s);
-            return ['proc' => $proc, 'dir' => $dir];
-        }
-        usleep(50000);
-    }
-    throw new RuntimeException("php-fpm did not start: " . @file_get_contents("$dir/fpm.stdout"));
-}
-
-function stop_fpm(array $fpm): void
-{
-    proc_terminate($fpm['proc']);
-    proc_close($fpm['proc']);
-    $errs = @file_get_contents($fpm['dir'] . '/php-errors.log');
-    if ($errs) {
-        say("php-fpm errors:\n" . substr($errs, -2000));
-    }
-    shell_exec('rm -rf ' . escapeshellarg($fpm['dir']));
 }
 
 // ------------------------------------------------------------------ 5. memory

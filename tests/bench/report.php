@@ -186,6 +186,14 @@ if (isset($S['fpm'])) {
     $md[] = '';
 }
 
+// ------------------------------------------------------------------ hot lock (issue 14)
+if (isset($S['hot'])) {
+    require_once __DIR__ . '/lib/hot_report.php';
+    [$hotMd, $hotTargets] = nlb_hot_markdown($S['hot']);
+    array_push($md, ...$hotMd);
+    array_push($targets, ...$hotTargets);
+}
+
 // ------------------------------------------------------------------ memory
 if (isset($S['memory'])) {
     $md[] = '### Memory';

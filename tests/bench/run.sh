@@ -9,7 +9,9 @@
 #   tests/bench/run.sh --quick    shorter counts, writes to /tmp/nativelock-bench-quick/ only
 #   tests/bench/run.sh --smoke    seconds: file backends only, no servers, no php-fpm; checks
 #                                 that the harness works
-#   --only=cycle,handoff,contention,fpm,memory,core   a subset;  --out=DIR   another output dir
+#   --only=cycle,handoff,contention,fpm,hot,memory,core   a subset;  --out=DIR   another output dir
+#   (hot: issue 14's hot lock, nginx -> php-fpm x 24 <- wrk -c24, tests/bench/hot_lock.php;
+#   needs nginx and wrk: apt-get install -y nginx-light wrk)
 #
 # Ports (override with NATIVELOCK_BENCH_REDIS_PORT / _MYSQL_PORT / _FPM_PORT) are not the test
 # suite's, so a benchmark never touches the servers of a test run.
@@ -41,6 +43,8 @@ export NATIVELOCK_REDIS_HOST=127.0.0.1 NATIVELOCK_MYSQL_HOST=127.0.0.1
 export NATIVELOCK_REDIS_PORT="${NATIVELOCK_BENCH_REDIS_PORT:-16479}"
 export NATIVELOCK_MYSQL_PORT="${NATIVELOCK_BENCH_MYSQL_PORT:-13379}"
 export NATIVELOCK_BENCH_FPM_PORT="${NATIVELOCK_BENCH_FPM_PORT:-19479}"
+export NATIVELOCK_BENCH_HTTP_PORT="${NATIVELOCK_BENCH_HTTP_PORT:-19581}"
+export NATIVELOCK_BENCH_HOT_FPM_PORT="${NATIVELOCK_BENCH_HOT_FPM_PORT:-19582}"
 unset NATIVELOCK_MYSQL_SOCKET
 . tests/servers/env.sh
 export NATIVELOCK_BENCH_LOCKDIR="$work/locks/" NATIVELOCK_BENCH_FLOORDIR="$work/floors"
@@ -93,6 +97,14 @@ bench_args=("--$level")
 [ -n "$only" ] && bench_args+=("--only=$only")
 log "running the scenarios ($level)"
 php -d extension="$NATIVELOCK_MODULE" tests/bench/bench.php "$out/results.json" "${bench_args[@]}"
+
+if want hot && [ "$level" != smoke ]; then
+    log "hot lock under php-fpm ($level)"
+    hot_args=(--out="$out" --results="$out/results.json")
+    [ "$level" = quick ] && hot_args+=(--quick)
+    php -d extension="$NATIVELOCK_MODULE" tests/bench/hot_lock.php "${hot_args[@]}" >/dev/null ||
+        log "hot lock: a lost update or an error, see $out/hot-lock.md"
+fi
 
 core_json=-
 if [ -n "$core_bench" ]; then
