@@ -178,8 +178,8 @@ struct PdoMysqlHandleHead {
 
 // In a forked child, at request end: the lock session's PDO shares its socket with the parent,
 // and destroying it sends COM_QUIT on that socket, which ends the parent's session and every
-// lock the parent holds. The child's copy of the descriptor is pointed at /dev/null first: the
-// QUIT goes nowhere and only the child's copy is closed.
+// lock the parent holds. The child's copy of the descriptor is pointed at /dev/null first, so
+// only the child's copy is closed, and the connection is marked as already quit.
 void detach_inherited_pdo(zend_object *object) noexcept {
     pdo_dbh_t *dbh = php_pdo_dbh_fetch_inner(object);
     if (!dbh || !dbh->driver || !dbh->driver_data || !dbh->driver->driver_name ||
@@ -198,6 +198,9 @@ void detach_inherited_pdo(zend_object *object) noexcept {
     if (null_fd < 0) return;
     ::dup2(null_fd, fd);
     ::close(null_fd);
+    // And mysqlnd is told the session is over (as after its own QUIT): it sends nothing more,
+    // statements included, and so reads no error it would have to keep.
+    conn->data->state.m->set(&conn->data->state, CONN_QUIT_SENT);
 }
 
 }  // namespace
