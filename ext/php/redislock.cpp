@@ -25,6 +25,7 @@ extern "C" {
 #include <string>
 
 #include "common/process.hpp"
+#include "common/random.hpp"
 #include "interrupts.h"
 #include "redis/lock.hpp"
 
@@ -120,6 +121,27 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
 
 // lock(): acquires per the fail behaviour. Sets return_value like the original (true/false)
 // or leaves an exception pending.
+// A forked child locking with an object it inherited: a token of its own (and in the `value`
+// property, as the constructor sets it), never the parent's.
+bool renew_token_after_fork(zend_object *object) {
+    PendingError error;
+    zend_string *value_str = nullptr;
+    try {
+        LockState &state = state_of(object);
+        state.value = nativelock::random::base64_token(15);
+        state.value_pid = nativelock::process::current_pid();
+        value_str = zend_string_init(state.value.data(), state.value.size(), 0);
+    } catch (...) {
+        capture_current_exception(error);
+    }
+    if (throw_error(error)) return false;
+    zval tmp;
+    ZVAL_STR(&tmp, value_str);
+    write_property(object, kPropValue, &tmp);
+    zend_string_release(value_str);
+    return true;
+}
+
 void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *return_value) {
     if (!ensure_redis()) return;
     LockState *state = constructed_state(object);
@@ -131,6 +153,8 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
             static_cast<zend_long>(state->timeout));
         return;
     }
+    if (state->value_pid != nativelock::process::current_pid() && !renew_token_after_fork(object))
+        return;
     zend_string *key = lock_key(object, *state);
     if (!key) return;
     state = &state_of(object);  // key() may have run user code

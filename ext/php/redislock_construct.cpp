@@ -13,6 +13,7 @@ extern "C" {
 #include "ext/spl/spl_exceptions.h"
 }
 
+#include "common/process.hpp"
 #include "common/random.hpp"
 
 namespace nativelock::php::redislock {
@@ -90,6 +91,7 @@ void construct(zend_object *object, zval *name, zval *timeout, zval *fail_behavi
     try {
         state.name.assign(ZSTR_VAL(name_str), ZSTR_LEN(name_str));
         state.value = nativelock::random::base64_token(15);
+        state.value_pid = nativelock::process::current_pid();
         state.timeout = Z_LVAL_P(timeout);
         state.fail = fail;
         state.constructed = true;

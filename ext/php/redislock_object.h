@@ -46,6 +46,9 @@ enum class Fail { Except, Return, Block };
 struct LockState {
     std::string name;
     std::string value;
+    // The process that drew `value`: a forked child that locks with an inherited object draws
+    // its own, or parent and child would both pass the server's "still ours" checks.
+    pid_t value_pid = 0;
     long long timeout = 0;
     Fail fail = Fail::Except;
     bool constructed = false;

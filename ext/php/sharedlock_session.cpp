@@ -24,6 +24,10 @@ namespace nativelock::php::sharedlock {
 
 namespace core = nativelock::mysql;
 
+namespace {
+void detach_inherited_pdo(zend_object *object) noexcept;
+}  // namespace
+
 RequestState &st() {
     if (!NATIVELOCK_G(sharedlock_state)) NATIVELOCK_G(sharedlock_state) = new RequestState();
     return *NATIVELOCK_G(sharedlock_state);
@@ -159,7 +163,9 @@ void release_before_switch() {
     if (!s.held.empty()) release_all_held();
     s.pdo_session.reset();
     if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_pid != nativelock::process::current_pid()) {
-        Z_ADDREF(s.pdo);  // inherited across fork: leak it rather than close the parent's session
+        // Inherited across fork: PHP would close it (COM_QUIT on the parent's socket) whenever
+        // it is freed, at the latest at the child's end. Cut it off from that socket first.
+        detach_inherited_pdo(Z_OBJ(s.pdo));
     }
     zval_ptr_dtor(&s.pdo);
     ZVAL_UNDEF(&s.pdo);

@@ -348,7 +348,10 @@ TEST(RedisClientSettings, TimeoutsFallBackToDefaultsUnlessPositive) {
         EXPECT_EQ(p.connect_timeout, 2);
         EXPECT_EQ(p.read_timeout, 5);
     }
-    apply_timeouts(p, INFINITY, 1e9, 2, 5);
-    EXPECT_EQ(p.connect_timeout, INFINITY);
-    EXPECT_EQ(p.read_timeout, 1e9);
+    // INF and huge values are clamped, never handed to a time_t conversion as they are.
+    for (double huge : {static_cast<double>(INFINITY), 1e9, 1e19, 9.3e18}) {
+        apply_timeouts(p, huge, huge, 2, 5);
+        EXPECT_EQ(p.connect_timeout, kMaxTimeoutSeconds);
+        EXPECT_EQ(p.read_timeout, kMaxTimeoutSeconds);
+    }
 }

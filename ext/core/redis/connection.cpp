@@ -21,6 +21,7 @@ namespace {
 
 timeval to_timeval(double seconds) {
     if (!(seconds > 0)) seconds = 0.001;
+    if (!(seconds < kMaxTimeoutSeconds)) seconds = kMaxTimeoutSeconds;  // INF: no overflow
     timeval tv;
     tv.tv_sec = static_cast<time_t>(seconds);
     tv.tv_usec = static_cast<suseconds_t>((seconds - std::floor(seconds)) * 1e6);

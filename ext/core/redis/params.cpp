@@ -272,8 +272,14 @@ ConnectionParams params_from_client(const ClientSettings &client) {
 
 void apply_timeouts(ConnectionParams &params, double connect_timeout, double read_timeout,
                     double default_connect_timeout, double default_read_timeout) {
-    params.connect_timeout = connect_timeout > 0 ? connect_timeout : default_connect_timeout;
-    params.read_timeout = read_timeout > 0 ? read_timeout : default_read_timeout;
+    // A client's 0, negative or NaN timeout means "the INI default"; INF and huge values are
+    // clamped to a day (a number every later conversion can hold), never converted as they are.
+    auto pick = [](double given, double fallback) {
+        if (!(given > 0)) return fallback;
+        return given < kMaxTimeoutSeconds ? given : kMaxTimeoutSeconds;
+    };
+    params.connect_timeout = pick(connect_timeout, default_connect_timeout);
+    params.read_timeout = pick(read_timeout, default_read_timeout);
 }
 
 }  // namespace nativelock::redis

@@ -69,6 +69,9 @@ ConnectionParams params_from_client(const ClientSettings &client);
 
 // Sets the timeouts: the client's own where it gave one (> 0), else the defaults (the INI
 // settings nativelock.redis_*_timeout). NaN, zero and negative values mean "not given".
+// The longest connect or read timeout a client object can ask for (seconds).
+constexpr double kMaxTimeoutSeconds = 86400;
+
 void apply_timeouts(ConnectionParams &params, double connect_timeout, double read_timeout,
                     double default_connect_timeout, double default_read_timeout);
 
