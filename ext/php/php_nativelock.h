@@ -29,7 +29,6 @@ double mysql_connect_timeout;
 double mysql_read_timeout;
 char *sharedlock_driver;
 // Held locks of this request, released at request end (see request_registry.h).
-// Held locks of this request, released at request end (see request_registry.h).
 nativelock::php::RegistryEntry *held_locks;
 // SharedLock: this request's state, and this process's pool of native sessions (kept across
 // requests; never created in MINIT). Both created on first use.
@@ -37,6 +36,9 @@ nativelock::php::sharedlock::RequestState *sharedlock_state;
 nativelock::php::sharedlock::Pool *sharedlock_pool;
 // SharedLock: the PHP exception a failed PHP call left, kept as `previous` of the next one.
 zend_object *sharedlock_stashed_previous;
+// SharedLock, PDO driver: a throwable of PHP code that ran inside a PDO call without being its
+// error (a pcntl handler's exception or exit()), thrown again by the entry point.
+zend_object *sharedlock_deferred_throwable;
 // date('d-m-Y H:i:s') of the last second asked, for owner records.
 time_t timestamp_second;
 char timestamp_text[32];

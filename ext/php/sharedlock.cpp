@@ -128,7 +128,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, configureConnection) {
     s.configured = true;
     s.pdo_mode = driver_is_pdo();
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
-    if (EG(exception)) RETURN_THROWS();
+    if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
@@ -145,7 +145,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
     s.pdo_pid = nativelock::process::current_pid();
     s.pdo_mode = true;
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
-    if (EG(exception)) RETURN_THROWS();
+    if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setQuoteStyle) {
@@ -181,7 +181,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getConnection) {
     }
     RETVAL_COPY(target);
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
-    if (EG(exception)) RETURN_THROWS();
+    if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getTable) {
@@ -211,20 +211,36 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
     // Signals do not end the wait (SPEC §2): the protocol waits server-side in bounded slices
     // and stops between them when a handler is due; the handlers run here, outside every C++
     // scope of the wait, and the wait goes on with the same deadline.
+    // On the PDO driver the handlers run inside PDO's own calls; what they throw is deferred
+    // (has_deferred_throwable) and ends the wait as well.
+    auto stop_waiting = [] {
+        return nativelock::php::interrupt_pending() || has_deferred_throwable();
+    };
     for (;;) {
         bool interrupted = false;
         {
             NL_TRY
             core::Protocol protocol(session(), quote_style());
             try {
-                protocol.lock(lock_name, deadline, ttl_whole, nativelock::php::interrupt_pending);
+                protocol.lock(lock_name, deadline, ttl_whole, stop_waiting);
                 track(lock_name);
+                // A handler threw after the lock was taken: the caller never gets the handle,
+                // so the lock goes back, as if the wait had ended just before.
+                if (has_deferred_throwable()) {
+                    untrack(lock_name);
+                    try {
+                        protocol.unlock(lock_name);
+                    } catch (const PhpBailout &) {
+                        throw;
+                    } catch (...) {
+                    }
+                }
             } catch (const core::WaitInterrupted &) {
                 interrupted = true;
             }
             drop_previous();
             NL_CATCH_WITH(throw_sharedlock_error, Op::Lock, name, timeout)
-            if (EG(exception)) RETURN_THROWS();
+            if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
         }
         if (!interrupted) break;
         NL_RUN_PENDING_INTERRUPTS_OR_RETURN()
@@ -247,7 +263,7 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
     if (!lost) released = protocol.unlock(lock_name);
     drop_previous();
     NL_CATCH_WITH(throw_sharedlock_error, Op::Unlock, name, nullptr)
-    if (EG(exception)) RETURN_THROWS();
+    if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
     if (!released) throw_lock_exception(ce_release, name, nullptr, "", nullptr);
 }
 
@@ -273,7 +289,7 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
     ok = protocol.has_remaining_ttl(lock_name, core::ttl_seconds(min));
     drop_previous();
     NL_CATCH_WITH(throw_sharedlock_error, Op::AssertTTL, name, min_ttl)
-    if (EG(exception)) RETURN_THROWS();
+    if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
     if (!ok) throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);
 }
 
@@ -304,7 +320,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, tryRepairTable) {
     protocol.repair_table();
     drop_previous();
     NL_CATCH_WITH(throw_sharedlock_error, Op::Repair, nullptr, nullptr)
-    if (EG(exception)) RETURN_THROWS();
+    if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, releaseAllHeldLocks) {
@@ -313,7 +329,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, releaseAllHeldLocks) {
     NL_TRY
     if (request_state_if_any()) released = release_all_held();
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
-    if (EG(exception)) RETURN_THROWS();
+    if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
     RETURN_LONG(released);
 }
 

@@ -221,6 +221,8 @@ void throw_sharedlock_error(const PendingError &error, Op op, zval *name, zval *
         default:
             break;
     }
+    // A signal handler's exception or exit() inside a PDO call is what the caller sees.
+    if (rethrow_deferred_throwable()) return;
     const std::string what =
         error.category == ErrorCategory::Unknown ? "unknown internal error" : error.message;
     zend_object *previous = take_previous();

@@ -1,6 +1,7 @@
 // The PDO session: every lock statement runs through the application's PDO, so locks share
 // its session and transactions. PHP is only ever called inside zend_try; a bailout becomes
-// PhpBailout and a PHP exception becomes a C++ error (the PHP exception kept as `previous`).
+// PhpBailout, a PDOException a C++ SqlError (the PHP exception kept as `previous`), and any
+// other throwable (a signal handler's exception or exit()) is deferred to the entry point.
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -9,6 +10,7 @@
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
+#include "ext/pdo/php_pdo_driver.h"
 }
 
 #include <cstring>
@@ -82,6 +84,55 @@ void drop_previous() {
     NATIVELOCK_G(sharedlock_stashed_previous) = nullptr;
 }
 
+void defer_throwable(zend_object *throwable) {
+    zend_object *&deferred = NATIVELOCK_G(sharedlock_deferred_throwable);
+    // The first one wins, as in PHP the first throw stops what follows; exit() always wins.
+    if (deferred && !zend_is_unwind_exit(throwable)) {
+        OBJ_RELEASE(throwable);
+        return;
+    }
+    if (deferred) OBJ_RELEASE(deferred);
+    deferred = throwable;
+}
+
+bool has_deferred_throwable() {
+    return NATIVELOCK_G(sharedlock_deferred_throwable) != nullptr;
+}
+
+bool rethrow_deferred_throwable() {
+    zend_object *throwable = NATIVELOCK_G(sharedlock_deferred_throwable);
+    if (!throwable) return false;
+    NATIVELOCK_G(sharedlock_deferred_throwable) = nullptr;
+    drop_previous();
+    if (EG(exception)) zend_clear_exception();
+    zend_throw_exception_internal(throwable);  // takes the reference
+    return true;
+}
+
+void drop_deferred_throwable() {
+    if (NATIVELOCK_G(sharedlock_deferred_throwable))
+        OBJ_RELEASE(NATIVELOCK_G(sharedlock_deferred_throwable));
+    NATIVELOCK_G(sharedlock_deferred_throwable) = nullptr;
+}
+
+zend_object *pdo_exception_or_defer(const zval *retval) {
+    zend_object *exception = EG(exception);
+    GC_ADDREF(exception);
+    zend_clear_exception();
+    // A return value means the call completed and PHP code that ran after it (a signal
+    // handler) threw: the caller keeps the result so that the statement sequence stays
+    // consistent, and the entry point throws it later.
+    if (Z_TYPE_P(retval) != IS_UNDEF) {
+        defer_throwable(exception);
+        return nullptr;
+    }
+    if (!instanceof_function(exception->ce, php_pdo_get_exception())) {
+        defer_throwable(exception);
+        throw ThrowablePending();
+    }
+    return exception;
+}
+
 CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, uint32_t argc,
                         zval *argv) {
     volatile bool bailed = false;
@@ -112,11 +163,8 @@ void call_method(zend_object *object, const char *method, zval *retval, uint32_t
             ZVAL_UNDEF(retval);
             throw PhpBailout();
         case CallStatus::Exception: {
-            zval_ptr_dtor(retval);
-            ZVAL_UNDEF(retval);
-            zend_object *exception = EG(exception);
-            GC_ADDREF(exception);
-            zend_clear_exception();
+            zend_object *exception = pdo_exception_or_defer(retval);
+            if (!exception) return;
             unsigned code;
             std::string sqlstate, message;
             describe(exception, code, sqlstate, message);

@@ -98,18 +98,28 @@ void open_pdo(zval *out) {
     zval ret;
     CallStatus status = guarded_call(Z_OBJ(object), Z_OBJCE(object)->constructor, &ret, 4, args);
     for (zval &a : args) zval_ptr_dtor(&a);
-    zval_ptr_dtor(&ret);
     if (status == CallStatus::Bailout) {
+        zval_ptr_dtor(&ret);
         zval_ptr_dtor(&object);
         throw PhpBailout();
     }
     if (status == CallStatus::Exception) {
-        zval_ptr_dtor(&object);
-        zend_object *exception = EG(exception);
-        GC_ADDREF(exception);
-        zend_clear_exception();
-        stash_exception(exception);
-        throw nativelock::ConnectionError("PDO connection failed");
+        zend_object *exception = nullptr;
+        std::exception_ptr pending;
+        try {
+            exception = pdo_exception_or_defer(&ret);
+        } catch (...) {
+            pending = std::current_exception();  // a handler's throwable, deferred
+        }
+        zval_ptr_dtor(&ret);
+        if (pending || exception) zval_ptr_dtor(&object);
+        if (pending) std::rethrow_exception(pending);
+        if (exception) {
+            stash_exception(exception);
+            throw nativelock::ConnectionError("PDO connection failed");
+        }
+    } else {
+        zval_ptr_dtor(&ret);
     }
     zval attr[2];
     ZVAL_LONG(&attr[0], 20);  // PDO::ATTR_EMULATE_PREPARES
@@ -226,6 +236,7 @@ void nativelock_sharedlock_rshutdown() {
         NATIVELOCK_G(sharedlock_state) = nullptr;
     }
     drop_previous();
+    drop_deferred_throwable();
 }
 
 // Per thread under ZTS, after MSHUTDOWN under NTS: the pool's sessions close here.

@@ -49,6 +49,26 @@ CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, ui
 // throws a C++ error describing it (SqlError for a PDOException).
 void call_method(zend_object *object, const char *method, zval *retval, uint32_t argc, zval *argv);
 
+// A PHP signal handler runs inside PDO calls (zend_call_function runs pending interrupts after
+// an internal method returns). What it throws, or its exit(), is not a database error: it is
+// kept here, the statement sequence stops at a consistent point, and the entry point throws it
+// again as it was. ThrowablePending unwinds the C++ frames when the PDO call itself failed.
+class ThrowablePending : public std::exception {
+  public:
+    const char *what() const noexcept override { return "PHP throwable pending"; }
+};
+void defer_throwable(zend_object *throwable);
+bool has_deferred_throwable();
+// Throws the deferred throwable in PHP (after dropping any stashed `previous`); returns whether
+// there was one.
+bool rethrow_deferred_throwable();
+void drop_deferred_throwable();
+// After a PHP call (inside zend_try) that left EG(exception): clears it and returns the
+// PDOException (a reference the caller owns); returns nullptr when the call completed (a
+// return value) and a handler threw after it: deferred, the caller goes on; any other throwable
+// of a call that failed is deferred and ThrowablePending thrown.
+zend_object *pdo_exception_or_defer(const zval *retval);
+
 // The PHP exception a failed PHP call left, kept as the `previous` of the exception the
 // entry point throws. take_previous() hands over the reference (or nullptr).
 void stash_exception(zend_object *exception);
