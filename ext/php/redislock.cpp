@@ -80,7 +80,17 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         bool got;
         if (budget > 0) {
             auto deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
-            redis::AcquireWait wait(*params, std::string(key), value, ttl);
+            redis::AcquireWait wait(*params, std::string(key), value, ttl,
+                                    &redislock_globals().subscribers);
+            // A wait that ends with a handler's exception or a fatal error gives up its place
+            // in the queue (and passes on a lock handed to it meanwhile); if even that fails,
+            // its place lapses with its lease.
+            auto give_up = [&] {
+                try {
+                    wait.leave_queue(redislock_globals().pool.get(*params));
+                } catch (...) {
+                }
+            };
             for (;;) {
                 // Fetched again each round: a handler may have used or replaced the pooled
                 // connection.
@@ -94,8 +104,10 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
                     case AfterInterrupt::KeepWaiting:
                         continue;
                     case AfterInterrupt::Exception:
+                        give_up();
                         return LockOutcome::Thrown;
                     case AfterInterrupt::Bailout:
+                        give_up();
                         return LockOutcome::Bailout;
                 }
             }
@@ -380,6 +392,10 @@ void nativelock_redislock_minfo() {
     snprintf(pooled, sizeof pooled, "%zu open, %zu opened in this process",
              globals ? globals->pool.size() : static_cast<size_t>(0),
              globals ? globals->pool.opened() : static_cast<size_t>(0));
+    char woken_on[64];
+    snprintf(woken_on, sizeof woken_on, "%zu open, %zu opened in this process",
+             globals ? globals->subscribers.size() : static_cast<size_t>(0),
+             globals ? globals->subscribers.opened() : static_cast<size_t>(0));
     char hiredis[64];
     snprintf(hiredis, sizeof hiredis, "hiredis %d.%d.%d (no TLS)", HIREDIS_MAJOR, HIREDIS_MINOR,
              HIREDIS_PATCH);
@@ -387,7 +403,9 @@ void nativelock_redislock_minfo() {
     php_info_print_table_header(2, "RedisLock", "enabled");
     php_info_print_table_row(2, "RedisLock client", hiredis);
     php_info_print_table_row(2, "RedisLock protocol",
-                             "SET NX EX, compare-and-delete script + PUBLISH wake-up");
+                             "SET NX EX; waiters queue FIFO, a release hands the lock to the "
+                             "oldest live waiter and wakes only it");
     php_info_print_table_row(2, "RedisLock pooled connections", pooled);
+    php_info_print_table_row(2, "RedisLock wake-up (subscriber) connections", woken_on);
     php_info_print_table_end();
 }

@@ -18,6 +18,7 @@
 #include "exceptions.h"
 #include "native_object.h"
 #include "redis/params.hpp"
+#include "redis/lock.hpp"
 #include "redis/pool.hpp"
 #include "request_registry.h"
 
@@ -27,6 +28,8 @@ namespace nativelock::php {
 struct RedisLockGlobals {
     // Connections kept across the requests of this worker.
     redis::Pool pool;
+    // Connections blocked waiters are woken on: one per server, kept across waits.
+    redis::SubscriberPool subscribers;
     // What setRedis() gave in this request (forgotten at request end).
     std::shared_ptr<const redis::ConnectionParams> params;
     // Request-end release: an endpoint that already failed to connect is not retried for

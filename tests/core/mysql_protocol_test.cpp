@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -116,7 +117,8 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
     };
     Protocol p(s, QuoteStyle::Default);
     EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
-    EXPECT_EQ(s.sql.size(), 3u);  // INSERT…GET_LOCK (duplicate), RELEASE_LOCK, stale-row take-over
+    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, RELEASE_LOCK
+    EXPECT_EQ(s.sql.size(), 3u);
 }
 
 TEST(MysqlProtocol, LongNamesAreRejectedNotTruncated) {
@@ -345,6 +347,47 @@ TEST_F(MysqlServer, TakeOverDoesNotKillASessionHoldingGetLockBriefly) {
     let_go.join();
     EXPECT_NO_THROW(waiter.execute("SELECT 1", {}, false, true)) << "the waiter was killed";
     EXPECT_TRUE(pb.unlock(n));
+}
+
+// Waiters queue in the server: a release hands the lock to the oldest waiter, and a newcomer
+// that arrives just as the holder releases does not barge past it (repeated: the row-first
+// protocol lost this race now and then, between the woken waiter's probe and its INSERT).
+TEST_F(MysqlServer, ReleaseHandsOffToTheOldestWaiterAndNewcomersDoNotBarge) {
+    NativeSession a(server()), b(server()), c(server()), d(server());
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default), pc(c, QuoteStyle::Default),
+        pd(d, QuoteStyle::Default);
+    std::string n = name("fifo");
+    int barged = 0;
+    for (int round = 0; round < 20; ++round) {
+        pa.lock(n, Deadline::after(0), 30);
+        std::vector<char> order;
+        std::mutex order_mutex;
+        auto waiter = [&](Protocol &p, char who) {
+            p.lock(n, Deadline::after(20), 30);
+            {
+                std::lock_guard<std::mutex> g(order_mutex);
+                order.push_back(who);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            p.unlock(n);
+        };
+        std::thread tb(waiter, std::ref(pb), 'b');
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));  // b waits first
+        std::thread tc(waiter, std::ref(pc), 'c');
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        ASSERT_TRUE(pa.unlock(n));
+        // Right after the release the lock is b's, not free: the newcomer gets nothing.
+        try {
+            pd.lock(n, Deadline::after(0), 30);
+            ++barged;
+            pd.unlock(n);
+        } catch (const LockTimeout &) {
+        }
+        tb.join();
+        tc.join();
+        EXPECT_EQ(std::string(order.begin(), order.end()), "bc") << "round " << round;
+    }
+    EXPECT_EQ(barged, 0) << "a newcomer took the lock past a waiting queue";
 }
 
 }  // namespace

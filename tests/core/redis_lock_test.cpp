@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "common/error.hpp"
 #include "common/random.hpp"
@@ -52,7 +53,7 @@ class RedisLockTest : public ::testing::Test {
         key_ = "redislock:core-test-" + random::hex_token(8);
     }
     void TearDown() override {
-        if (conn_) conn_->command({"DEL", key_});
+        if (conn_) conn_->command({"DEL", key_, queue_key(key_), alive_key(key_)});
     }
     std::unique_ptr<Connection> conn_;
     std::string key_;
@@ -61,7 +62,8 @@ class RedisLockTest : public ::testing::Test {
 }  // namespace
 
 TEST_F(RedisLockTest, ScriptDigestsMatchTheServer) {
-    for (const Script *s : {&kReleaseScript, &kRefreshScript, &kLifetimeScript}) {
+    for (const Script *s : {&kReleaseScript, &kQueuedAcquireScript, &kLeaveQueueScript,
+                            &kRefreshScript, &kLifetimeScript}) {
         Reply r = conn_->command({"SCRIPT", "LOAD", s->source});
         ASSERT_FALSE(reply_is_error(r.get())) << reply_string(r.get());
         EXPECT_EQ(reply_string(r.get()), s->sha1);
@@ -78,23 +80,167 @@ TEST_F(RedisLockTest, AcquireWritesTheOriginalsKeyValueAndTtl) {
     EXPECT_FALSE(try_acquire(*conn_, key_, "v2", 20));
 }
 
-TEST_F(RedisLockTest, ReleaseOnlyOwnValueAndPublishes) {
+TEST_F(RedisLockTest, ReleaseOnlyOwnValueAndWithoutWaitersDeletes) {
     ASSERT_TRUE(try_acquire(*conn_, key_, "mine", 20));
     EXPECT_FALSE(release(*conn_, key_, "theirs"));
     EXPECT_TRUE(is_held(*conn_, key_, "mine"));
-
-    Connection sub(server());
-    sub.send({"SUBSCRIBE", release_channel(key_)});
-    Reply ack;
-    while (!(ack = sub.buffered_reply())) ASSERT_EQ(sub.read_some(2000), ReadResult::Data);
-
     EXPECT_TRUE(release(*conn_, key_, "mine"));
-    EXPECT_FALSE(is_held(*conn_, key_, "mine"));
-    Reply msg;
-    while (!(msg = sub.buffered_reply())) ASSERT_EQ(sub.read_some(2000), ReadResult::Data);
-    ASSERT_EQ(reply_elements(msg.get()), 3u);
-    EXPECT_EQ(reply_string(reply_element(msg.get(), 0)), "message");
-    EXPECT_EQ(reply_string(reply_element(msg.get(), 1)), release_channel(key_));
+    EXPECT_TRUE(reply_is_nil(conn_->command({"GET", key_}).get()));
+    EXPECT_FALSE(release(*conn_, key_, "mine"));
+}
+
+namespace {
+// A waiter in a thread of its own: its connection, its outcome, when it got the lock.
+struct ThreadWaiter {
+    std::string value;
+    WaitOutcome outcome = WaitOutcome::TimedOut;
+    WaitStats stats;
+    Clock::time_point got;
+    std::thread thread;
+    ThreadWaiter(const std::string &key, std::string v, double budget, double hold_s = 0)
+        : value(std::move(v)) {
+        thread = std::thread([this, key, budget, hold_s] {
+            Connection c(server());
+            outcome = acquire_waiting(c, server(), key, value, 20, Deadline::after(budget), nullptr,
+                                      &stats);
+            got = Clock::now();
+            if (outcome == WaitOutcome::Acquired) {
+                std::this_thread::sleep_for(std::chrono::duration<double>(hold_s));
+                release(c, key, value);
+            }
+        });
+    }
+    ~ThreadWaiter() {
+        if (thread.joinable()) thread.join();
+    }
+};
+
+long long queue_length(Connection &c, const std::string &key) {
+    return reply_integer(c.command({"ZCARD", queue_key(key)}).get());
+}
+
+void wait_for_queue(Connection &c, const std::string &key, long long n) {
+    for (int i = 0; i < 400 && queue_length(c, key) < n; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+}  // namespace
+
+// A release hands the key to the waiter that came first, never frees it for a newcomer, and
+// wakes that waiter alone.
+TEST_F(RedisLockTest, ReleaseHandsTheKeyToTheOldestWaiterAndNewcomersDoNotBarge) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    ThreadWaiter first(key_, "first", 10, 0.2);
+    wait_for_queue(*conn_, key_, 1);
+    ThreadWaiter second(key_, "second", 10);
+    wait_for_queue(*conn_, key_, 2);
+    ASSERT_EQ(queue_length(*conn_, key_), 2);
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    // Handed over inside the release: the key is never free, a newcomer's SET NX fails.
+    EXPECT_FALSE(try_acquire(*conn_, key_, "newcomer", 20));
+    first.thread.join();
+    second.thread.join();
+    EXPECT_EQ(first.outcome, WaitOutcome::Acquired);
+    EXPECT_EQ(second.outcome, WaitOutcome::Acquired);
+    EXPECT_LT(first.got, second.got);
+    EXPECT_GE(first.stats.notifications, 1);
+    EXPECT_EQ(queue_length(*conn_, key_), 0);
+}
+
+// Five waiters queued one after the other get the lock in that order.
+TEST_F(RedisLockTest, WaitersAreServedInArrivalOrder) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    std::vector<std::unique_ptr<ThreadWaiter>> waiters;
+    for (int i = 0; i < 5; ++i) {
+        waiters.push_back(std::make_unique<ThreadWaiter>(key_, "w" + std::to_string(i), 20, 0.02));
+        wait_for_queue(*conn_, key_, i + 1);
+    }
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    for (auto &w : waiters) w->thread.join();
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(waiters[i]->outcome, WaitOutcome::Acquired);
+        if (i > 0) EXPECT_LT(waiters[i - 1]->got, waiters[i]->got) << "waiter " << i;
+    }
+}
+
+// A waiter that died in the queue costs at most one claim window once its place comes; one
+// whose lease ran out is dropped without costing anything.
+TEST_F(RedisLockTest, DeadWaitersDoNotBlockTheQueue) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    // A dead waiter's place, ahead of everyone: a live lease, a wake channel nobody reads.
+    const std::string dead = "20|nativelock:wake:nobody|dead-value";
+    conn_->command({"ZADD", queue_key(key_), "1", dead});
+    conn_->command({"ZADD", alive_key(key_), "99999999999999", dead});
+    ThreadWaiter live(key_, "live", 10);
+    wait_for_queue(*conn_, key_, 2);
+    auto released = Clock::now();
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    live.thread.join();
+    double took = std::chrono::duration<double>(live.got - released).count();
+    EXPECT_EQ(live.outcome, WaitOutcome::Acquired);
+    EXPECT_GE(took, kClaimWindowMs / 1000.0 * 0.8);
+    EXPECT_LT(took, kClaimWindowMs / 1000.0 + 1.0);
+    // A lease that ran out: dropped by the next script, no cost.
+    conn_->command({"DEL", key_});
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    conn_->command({"ZADD", queue_key(key_), "1", dead});
+    conn_->command({"ZADD", alive_key(key_), "1", dead});
+    ThreadWaiter second(key_, "second", 10);
+    wait_for_queue(*conn_, key_, 1);
+    released = Clock::now();
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    second.thread.join();
+    EXPECT_EQ(second.outcome, WaitOutcome::Acquired);
+    EXPECT_LT(std::chrono::duration<double>(second.got - released).count(), 0.3);
+}
+
+// A waiter that gives up (deadline) leaves the queue; a key handed to it at that moment is
+// its own (the final attempt), never stranded.
+TEST_F(RedisLockTest, TimedOutWaiterLeavesTheQueue) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection waiter(server());
+    EXPECT_EQ(acquire_waiting(waiter, server(), key_, "waiter", 20, Deadline::after(0.3), nullptr),
+              WaitOutcome::TimedOut);
+    EXPECT_EQ(queue_length(*conn_, key_), 0);
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    EXPECT_TRUE(reply_is_nil(conn_->command({"GET", key_}).get()));
+}
+
+// Giving up after an interrupt (a PHP handler threw) passes a key handed over meanwhile on.
+TEST_F(RedisLockTest, LeavingTheQueuePassesAHandedKeyOn) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection wc(server());
+    AcquireWait wait(server(), key_, "quitter", 20);
+    int asked = 0;
+    // Interrupted after it queued (the first question comes before the first attempt).
+    EXPECT_EQ(wait.wait(wc, Deadline::after(10), [&] { return ++asked >= 3; }),
+              WaitOutcome::Interrupted);
+    ASSERT_EQ(queue_length(*conn_, key_), 1);
+    ThreadWaiter next(key_, "next", 10);
+    wait_for_queue(*conn_, key_, 2);
+    EXPECT_TRUE(release(*conn_, key_, "holder"));  // handed to "quitter"
+    EXPECT_TRUE(is_held(*conn_, key_, "quitter"));
+    wait.leave_queue(wc);  // … who passes it on
+    next.thread.join();
+    EXPECT_EQ(next.outcome, WaitOutcome::Acquired);
+}
+
+// One subscriber connection per process and server, kept across waits.
+TEST_F(RedisLockTest, WaitsShareOnePooledSubscriber) {
+    SubscriberPool subscribers;
+    Connection wc(server());
+    for (int round = 0; round < 3; ++round) {
+        ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+        std::thread releaser([this] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            Connection other(server());
+            release(other, key_, "holder");
+        });
+        AcquireWait wait(server(), key_, "waiter", 20, &subscribers);
+        EXPECT_EQ(wait.wait(wc, Deadline::after(10), nullptr), WaitOutcome::Acquired);
+        releaser.join();
+        EXPECT_TRUE(release(wc, key_, "waiter"));
+    }
+    EXPECT_EQ(subscribers.opened(), 1u);
 }
 
 TEST_F(RedisLockTest, ScriptsAreLoadedAfterScriptFlush) {

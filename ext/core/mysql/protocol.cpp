@@ -189,6 +189,111 @@ void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over)
     }
 }
 
+// With GET_LOCK held: the row becomes ours, marked acquired. A row that stands is taken over
+// only when it is stale: past its TTL, or marked acquired by a session that no longer holds
+// GET_LOCK (it is ours now). A row not marked acquired belongs to a client between its INSERT
+// and its GET_LOCK (the package's order): it is left alone. `row_stands`: a duplicate was just
+// seen, so only the take-over is tried.
+bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands) {
+    if (!row_stands) {
+        try {
+            Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
+                               q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
+                               ") VALUES (?, unix_timestamp(), ?, connection_id(), true)",
+                           {Param::str(name), Param::integer(ttl)});
+            if (r.affected == 1) return true;
+        } catch (const SqlError &e) {
+            if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
+        }
+    }
+    Result r =
+        run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " + q_created_ +
+                " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = true WHERE " +
+                q_name_ + " = ? AND " + q_conn_ + " <> connection_id() AND (" + q_created_ + " + " +
+                q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ +
+                " AND IFNULL(IS_USED_LOCK(?), 0) != " + q_conn_ + "))",
+            {Param::integer(ttl), Param::str(name), Param::str(name)});
+    return r.affected == 1;
+}
+
+// A session of our own waits in GET_LOCK itself: MariaDB grants a released user lock to its
+// oldest waiter, and a release (DELETE + RELEASE_LOCK in one statement) hands the lock straight
+// to that waiter, so a newcomer's GET_LOCK(name, 0) fails while anyone waits and nobody barges
+// past the queue. The row follows GET_LOCK. What this path does not handle (a holder past its
+// TTL, a row of a client using the package's order, our own session holding the name, a
+// session holding GET_LOCK with no row for a second) goes to the row-first path (Fallback),
+// holding nothing.
+Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &deadline,
+                                       long long ttl,
+                                       const std::function<void()> &check_interrupt) {
+    auto give_back = [&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); };
+    // GET_LOCK(name, 0) and, if granted, the row in one statement: one round trip uncontended.
+    bool holding = false, row_stands = false;
+    try {
+        Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
+                           q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
+                           ") SELECT ?, unix_timestamp(), ?, connection_id(), true FROM DUAL "
+                           "WHERE GET_LOCK(?, 0) = 1",
+                       {Param::str(name), Param::integer(ttl), Param::str(name)});
+        if (r.affected == 1) return Queued::Acquired;
+    } catch (const SqlError &e) {
+        if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
+        // GET_LOCK was granted before the duplicate row was found.
+        holding = row_stands = true;
+    }
+    auto rowless_since = Deadline::Clock::now();
+    bool rowless = false;
+    for (;;) {
+        if (holding) {
+            bool claimed = false;
+            try {
+                claimed = claim_row_holding_get_lock(name, ttl, row_stands);
+            } catch (...) {
+                try {
+                    give_back();
+                } catch (...) {
+                }
+                throw;
+            }
+            if (claimed) return Queued::Acquired;
+            give_back();
+            // What stands is our own row or one a client of the package's order is about to
+            // lock: the row-first path would not get it at once either.
+            if (deadline.expired()) throw LockTimeout("timeout");
+            return Queued::Fallback;
+        }
+        if (deadline.expired()) throw LockTimeout("timeout");
+        check_interrupt();
+        double wait = deadline.remaining_seconds(
+            std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
+        Result got = run("SELECT GET_LOCK(?, ?)",
+                         {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+        if (!got.value) throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
+        if (*got.value == "1") {
+            holding = true;
+            row_stands = false;
+            continue;
+        }
+        // Still taken after a slice: a holder past its TTL, or one with no row, is the
+        // row-first path's to handle (it takes over and, if it must, KILLs).
+        Result row = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp() FROM " +
+                             q_table_ + " WHERE " + q_name_ + " = ?",
+                         {Param::str(name)});
+        if (!row.has_row) {
+            auto now = Deadline::Clock::now();
+            if (!rowless) {
+                rowless = true;
+                rowless_since = now;
+            } else if (std::chrono::duration<double>(now - rowless_since).count() >= 1.0) {
+                return Queued::Fallback;
+            }
+        } else {
+            rowless = false;
+            if (to_ll(row.value) < 0) return Queued::Fallback;
+        }
+    }
+}
+
 void Protocol::lock(const std::string &name, const Deadline &deadline, long long ttl,
                     const std::function<bool()> &interrupted) {
     if (name_length(name) > kMaxNameChars)
@@ -198,6 +303,9 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
     auto check_interrupt = [&] {
         if (interrupted && interrupted()) throw WaitInterrupted("interrupted");
     };
+    if (session_.exclusive() &&
+        lock_queued(name, deadline, ttl, check_interrupt) == Queued::Acquired)
+        return;
     double instant_backoff = 0.001;
     for (;;) {
         // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own,

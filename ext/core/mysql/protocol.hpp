@@ -84,6 +84,10 @@ class Protocol {
     bool take_over_stale_row(const std::string &name, long long ttl);
     bool delete_own_row(const std::string &name, bool only_if_acquired);
     void take_get_lock_owning_row(const std::string &name, bool took_over);
+    enum class Queued { Acquired, Fallback };
+    Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
+                       const std::function<void()> &check_interrupt);
+    bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands);
 
     Session &session_;
     QuoteStyle style_;

@@ -270,6 +270,10 @@ ReadResult Connection::read_some(int timeout_ms, const std::function<bool()> &in
     return ReadResult::Data;
 }
 
+bool Connection::healthy() const {
+    return !broken_ && ctx_ && !ctx_->err;
+}
+
 bool Connection::reusable() const {
     if (broken_ || !ctx_ || ctx_->err || pid_ != process::current_pid()) return false;
     // A healthy idle connection has nothing to read; EOF, a reset or stray bytes all show up

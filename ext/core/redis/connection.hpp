@@ -68,6 +68,8 @@ class Connection {
     // Whether the connection can be reused: opened by this process, no error seen, and the
     // socket shows no pending data or EOF (a server restart or idle timeout closed it).
     bool reusable() const;
+    // No error seen so far (a subscriber has data pending by design, so reusable() does not fit).
+    bool healthy() const;
 
     // Seconds each phase may take, taken from the params; may be changed before each use.
     void set_read_timeout(double seconds);

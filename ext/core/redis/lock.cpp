@@ -1,19 +1,98 @@
 #include "redis/lock.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include "common/error.hpp"
 #include "common/process.hpp"
+#include "common/random.hpp"
 
 namespace nativelock::redis {
 
 // Digests are checked against SCRIPT LOAD by tests/core/redis_lock_test.cpp.
-const Script kReleaseScript = {
-    "if redis.call(\"get\",KEYS[1]) == ARGV[1] then redis.call(\"del\",KEYS[1]) "
-    "redis.call(\"publish\",ARGV[2],\"1\") return 1 else return 0 end",
-    "7494a39f4c612f456fec3a26ace0a2c62b75dca1"};
+//
+// The queue scripts share two pieces: prune() drops waiters whose lease ran out (server time;
+// TIME before writes needs effects replication on servers older than 5),
+// and handoff() gives the key to a waiter: its member is "<ttl>|<wake channel>|<value>".
+#define NL_QUEUE_LUA                                                                            \
+    "local function prune() "                                                                   \
+    "if redis.replicate_commands then redis.replicate_commands() end "                          \
+    "local t = redis.call(\"time\") "                                                           \
+    "local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) "                    \
+    "local dead = redis.call(\"zrangebyscore\",KEYS[3],\"-inf\",now) "                          \
+    "for _,m in ipairs(dead) do redis.call(\"zrem\",KEYS[2],m) redis.call(\"zrem\",KEYS[3],m) " \
+    "end "                                                                                      \
+    "return t, now end "                                                                        \
+    "local function handoff(head, claim) "                                                      \
+    "local ttl, channel, value = string.match(head, \"^(%d+)|([^|]*)|(.*)$\") "                 \
+    "redis.call(\"zrem\",KEYS[2],head) redis.call(\"zrem\",KEYS[3],head) "                      \
+    "if not value then return false end "                                                       \
+    "redis.call(\"set\",KEYS[1],value,\"px\",math.min(tonumber(claim),tonumber(ttl)*1000)) "    \
+    "redis.call(\"publish\",channel,value) "                                                    \
+    "return true end "
+
+const Script kReleaseScript = {NL_QUEUE_LUA
+                               "if redis.call(\"get\",KEYS[1]) ~= ARGV[1] then return 0 end "
+                               "if redis.call(\"zcard\",KEYS[2]) > 0 then "
+                               "prune() "
+                               "local head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
+                               "while head do "
+                               "if handoff(head, ARGV[2]) then return 2 end "
+                               "head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
+                               "end "
+                               "end "
+                               "redis.call(\"del\",KEYS[1]) "
+                               "return 1",
+                               "909b1ce223433dc09e8a2ca9df4109d0114d1f45"};
+
+// KEYS=key,queue,alive ARGV=value,ttl s,member,lease ms,ticket ("" at first),claim ms.
+// → {1} acquired (the key was free and nobody queued ahead, or it was handed to us: claimed
+// with our TTL); → {0, pttl, ticket}: queued (placed or renewed). A free key with a live queue
+// ahead of us is handed to the queue's head.
+const Script kQueuedAcquireScript = {
+    NL_QUEUE_LUA
+    "local t, now = prune() "
+    "local v = redis.call(\"get\",KEYS[1]) "
+    "local ours = v == ARGV[1] "
+    "if not v then "
+    "local head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
+    "while head and head ~= ARGV[3] and not handoff(head, ARGV[6]) do "
+    "head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
+    "end "
+    "if head == nil or head == ARGV[3] then "
+    "redis.call(\"set\",KEYS[1],ARGV[1],\"ex\",ARGV[2]) ours = true "
+    "end "
+    "elseif ours then "
+    "redis.call(\"expire\",KEYS[1],ARGV[2]) "
+    "end "
+    "if ours then "
+    "redis.call(\"zrem\",KEYS[2],ARGV[3]) redis.call(\"zrem\",KEYS[3],ARGV[3]) "
+    "return {1} "
+    "end "
+    "local ticket = ARGV[5] "
+    "if ticket == \"\" then "
+    "ticket = string.format(\"%.0f\", tonumber(t[1]) * 1000000 + tonumber(t[2])) "
+    "end "
+    "redis.call(\"zadd\",KEYS[2],ticket,ARGV[3]) "
+    "redis.call(\"zadd\",KEYS[3],now + tonumber(ARGV[4]),ARGV[3]) "
+    "redis.call(\"pexpire\",KEYS[2],4 * tonumber(ARGV[4])) "
+    "redis.call(\"pexpire\",KEYS[3],4 * tonumber(ARGV[4])) "
+    "return {0, redis.call(\"pttl\",KEYS[1]), ticket}",
+    "9d65f064e56722cf07fd2b5e4409fb410416803e"};
+
+// KEYS=key,queue,alive ARGV=value,member,ttl s → 1 if the key was handed to us (claimed), else 0.
+const Script kLeaveQueueScript = {
+    "redis.call(\"zrem\",KEYS[2],ARGV[2]) redis.call(\"zrem\",KEYS[3],ARGV[2]) "
+    "if redis.call(\"get\",KEYS[1]) == ARGV[1] then "
+    "redis.call(\"expire\",KEYS[1],ARGV[3]) return 1 end "
+    "return 0",
+    "22f8b6d4d7fbcb88e555fc46f57b079ff51d809c"};
+
+#undef NL_QUEUE_LUA
+
 const Script kRefreshScript = {
     "if redis.call(\"get\",KEYS[1]) == ARGV[1] then return redis.call(\"pexpire\",KEYS[1],ARGV[2]) "
     "else return 0 end",
@@ -40,20 +119,33 @@ bool is_message(const redisReply *r) {
 
 }  // namespace
 
-std::string release_channel(std::string_view key) {
-    std::string channel = "nativelock:released:";
-    channel.append(key.data(), key.size());
-    return channel;
+std::string queue_key(std::string_view key) {
+    std::string k = "nativelock:queue:";
+    k.append(key.data(), key.size());
+    return k;
+}
+
+std::string alive_key(std::string_view key) {
+    std::string k = "nativelock:alive:";
+    k.append(key.data(), key.size());
+    return k;
 }
 
 Reply run_script(Connection &conn, const Script &script, std::string_view key,
                  std::initializer_list<std::string_view> args) {
+    return run_script(conn, script, {key}, args);
+}
+
+Reply run_script(Connection &conn, const Script &script,
+                 std::initializer_list<std::string_view> keys,
+                 std::initializer_list<std::string_view> args) {
     std::vector<std::string_view> argv;
-    argv.reserve(4 + args.size());
+    argv.reserve(3 + keys.size() + args.size());
+    const std::string key_count = std::to_string(keys.size());
     argv.push_back("EVALSHA");
     argv.push_back(script.sha1);
-    argv.push_back("1");
-    argv.push_back(key);
+    argv.push_back(key_count);
+    argv.insert(argv.end(), keys.begin(), keys.end());
     argv.insert(argv.end(), args.begin(), args.end());
     Reply r = conn.command(argv);
     if (reply_is_error(r.get()) && reply_string(r.get()).substr(0, 8) == "NOSCRIPT") {
@@ -76,9 +168,10 @@ bool try_acquire(Connection &conn, std::string_view key, std::string_view value,
 }
 
 bool release(Connection &conn, std::string_view key, std::string_view value) {
-    std::string channel = release_channel(key);
-    Reply r = run_script(conn, kReleaseScript, key, {value, channel});
-    return reply_integer(r.get()) == 1;
+    const std::string queue = queue_key(key), alive = alive_key(key);
+    const std::string claim = std::to_string(kClaimWindowMs);
+    Reply r = run_script(conn, kReleaseScript, {key, queue, alive}, {value, claim});
+    return reply_integer(r.get()) >= 1;
 }
 
 bool refresh(Connection &conn, std::string_view key, std::string_view value, long long ttl_ms) {
@@ -101,45 +194,62 @@ bool is_held(Connection &conn, std::string_view key, std::string_view value) {
     return !reply_is_nil(r.get()) && reply_string(r.get()) == value;
 }
 
+Subscriber *SubscriberPool::get(const ConnectionParams &params,
+                                const std::function<bool()> &interrupted) {
+    Subscriber &sub = subscribers_[params.pool_key()];
+    if (sub.conn && (sub.conn->owner_pid() != process::current_pid() || !sub.conn->healthy())) {
+        // Inherited across fork (the parent's subscription is not ours to read; the socket is
+        // closed without a word) or broken.
+        sub = Subscriber();
+    }
+    if (!sub.conn) {
+        sub.conn = std::make_unique<Connection>(params);
+        ++opened_;
+        sub.channel = "nativelock:wake:" + random::hex_token(12);
+        sub.conn->send({"SUBSCRIBE", sub.channel});
+        sub.subscribe_until = Deadline::after(std::max(0.001, params.read_timeout));
+    }
+    sub.conn->set_read_timeout(params.read_timeout);
+    while (!sub.subscribed) {
+        Reply r = sub.conn->buffered_reply();
+        if (r) {
+            if (is_subscribe_ack(r.get())) sub.subscribed = true;
+            continue;
+        }
+        int left = sub.subscribe_until->remaining_ms(1 << 30);
+        ReadResult read = left > 0 ? sub.conn->read_some(left, interrupted) : ReadResult::Timeout;
+        if (read == ReadResult::Interrupted) return nullptr;
+        if (read == ReadResult::Timeout)
+            sub.conn->fail("no reply to SUBSCRIBE within the read timeout");
+    }
+    return &sub;
+}
+
+void SubscriberPool::drop(const ConnectionParams &params) {
+    subscribers_.erase(params.pool_key());
+}
+
 AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::string value,
-                         long long ttl_seconds)
+                         long long ttl_seconds, SubscriberPool *subscribers)
     : params_(params),
       key_(std::move(key)),
       value_(std::move(value)),
       ttl_seconds_(ttl_seconds),
       ttl_(std::to_string(ttl_seconds)),
-      channel_(release_channel(key_)) {}
+      queue_(queue_key(key_)),
+      alive_(alive_key(key_)),
+      own_subscribers_(subscribers ? nullptr : std::make_unique<SubscriberPool>()),
+      subscribers_(subscribers ? subscribers : own_subscribers_.get()) {}
 
-bool AcquireWait::subscribe(const std::function<bool()> &interrupted) {
-    if (subscriber_ && subscriber_->owner_pid() != process::current_pid()) {
-        // Forked while waiting (a signal handler may fork): the parent's subscription is not
-        // ours to read; the inherited socket is closed without a word.
-        subscriber_.reset();
-        subscribed_ = false;
-        subscribe_until_.reset();
-    }
-    if (subscribed_) return true;
-    if (!subscriber_) {
-        subscriber_ = std::make_unique<Connection>(params_);
-        subscriber_->send({"SUBSCRIBE", channel_});
-        subscribe_until_ = Deadline::after(std::max(0.001, params_.read_timeout));
-    }
-    for (;;) {
-        Reply r = subscriber_->buffered_reply();
-        if (r) {
-            if (is_subscribe_ack(r.get())) {
-                subscribed_ = true;
-                return true;
-            }
-            continue;
-        }
-        int left = subscribe_until_->remaining_ms(1 << 30);
-        ReadResult read =
-            left > 0 ? subscriber_->read_some(left, interrupted) : ReadResult::Timeout;
-        if (read == ReadResult::Interrupted) return false;
-        if (read == ReadResult::Timeout)
-            subscriber_->fail("no reply to SUBSCRIBE within the read timeout");
-    }
+bool AcquireWait::leave_queue_keeping(Connection &conn) {
+    if (!queued_) return false;
+    Reply r = run_script(conn, kLeaveQueueScript, {key_, queue_, alive_}, {value_, member_, ttl_});
+    queued_ = false;
+    return reply_integer(r.get()) == 1;
+}
+
+void AcquireWait::leave_queue(Connection &conn) {
+    if (leave_queue_keeping(conn)) release(conn, key_, value_);  // handed to us: pass it on
 }
 
 WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
@@ -152,42 +262,74 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
         if (try_acquire(conn, key_, value_, ttl_seconds_)) return WaitOutcome::Acquired;
         if (deadline.expired()) return WaitOutcome::TimedOut;
     }
-    if (interrupted && interrupted()) return WaitOutcome::Interrupted;
-    // Subscribe before the next attempt, so a release after that attempt cannot go unseen.
-    if (!subscribe(interrupted)) return WaitOutcome::Interrupted;
-
+    const std::string lease = std::to_string(kWaiterLeaseMs);
+    const std::string claim = std::to_string(kClaimWindowMs);
     for (;;) {
-        ++st.attempts;
-        // SET NX EX and PTTL in one round trip: the expiry tells when to try again.
-        auto replies = conn.pipeline({{"SET", key_, value_, "NX", "EX", ttl_}, {"PTTL", key_}});
-        if (reply_is_status(replies[0].get(), "OK")) return WaitOutcome::Acquired;
-        if (reply_is_error(replies[0].get())) server_error(conn, "SET NX EX", replies[0].get());
-        if (deadline.expired()) return WaitOutcome::TimedOut;
         if (interrupted && interrupted()) return WaitOutcome::Interrupted;
-        long long pttl = reply_is_integer(replies[1].get()) ? reply_integer(replies[1].get()) : -1;
+        // Subscribed before joining the queue, so a hand-over to us cannot go unseen. Without a
+        // subscriber (it failed) the wait goes on by polling alone.
+        Subscriber *sub = nullptr;
+        try {
+            sub = subscribers_->get(params_, interrupted);
+            if (!sub) return WaitOutcome::Interrupted;
+        } catch (const ConnectionError &) {
+            subscribers_->drop(params_);
+        }
+        const std::string channel = sub ? sub->channel : std::string("-");
+        std::string member = ttl_ + "|" + channel + "|" + value_;
+        if (queued_ && member != member_) leave_queue_keeping(conn);  // new wake channel
+        member_ = std::move(member);
+
+        ++st.attempts;
+        Reply r = run_script(conn, kQueuedAcquireScript, {key_, queue_, alive_},
+                             {value_, ttl_, member_, lease, ticket_, claim});
+        if (reply_elements(r.get()) >= 1 && reply_integer(reply_element(r.get(), 0)) == 1) {
+            queued_ = false;
+            return WaitOutcome::Acquired;
+        }
+        queued_ = true;
+        long long pttl =
+            reply_elements(r.get()) >= 2 ? reply_integer(reply_element(r.get(), 1)) : -1;
+        if (reply_elements(r.get()) >= 3)
+            ticket_ = std::string(reply_string(reply_element(r.get(), 2)));
+        if (deadline.expired()) {
+            // The final attempt was the one above; whatever was handed over since is ours.
+            return leave_queue_keeping(conn) ? WaitOutcome::Acquired : WaitOutcome::TimedOut;
+        }
+        if (interrupted && interrupted()) return WaitOutcome::Interrupted;
 
         int wait_ms = deadline.remaining_ms(poll_ms_);
         if (pttl >= 0 && pttl + 1 < wait_ms) wait_ms = static_cast<int>(pttl + 1);
-        if (pttl == -2) wait_ms = 0;  // already gone: try again at once
+        if (pttl == -2) wait_ms = 0;  // gone meanwhile: try again at once
         bool notified = false;
-        auto until = Deadline::after(wait_ms / 1000.0);
-        while (!notified) {
-            Reply r = subscriber_->buffered_reply();
-            if (r) {
-                if (is_message(r.get())) notified = true;
-                continue;
+        if (sub) {
+            try {
+                auto until = Deadline::after(wait_ms / 1000.0);
+                while (!notified) {
+                    Reply m = sub->conn->buffered_reply();
+                    if (m) {
+                        // Only a wake for our own value counts; others are stale, or a nested
+                        // wait's (that one polls).
+                        if (is_message(m.get()) && reply_elements(m.get()) >= 3 &&
+                            reply_string(reply_element(m.get(), 2)) == value_)
+                            notified = true;
+                        continue;
+                    }
+                    int left = until.remaining_ms(wait_ms);
+                    if (left <= 0) break;
+                    ReadResult read = sub->conn->read_some(left, interrupted);
+                    if (read == ReadResult::Interrupted) return WaitOutcome::Interrupted;
+                    if (read == ReadResult::Timeout) break;
+                }
+            } catch (const ConnectionError &) {
+                subscribers_->drop(params_);
             }
-            int left = until.remaining_ms(wait_ms);
-            if (left <= 0) break;
-            ReadResult read = subscriber_->read_some(left, interrupted);
-            if (read == ReadResult::Interrupted) return WaitOutcome::Interrupted;
-            if (read == ReadResult::Timeout) break;
+        } else if (wait_ms > 0) {
+            // Polling alone: wait on the command connection's socket, which stays silent.
+            std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
         }
         if (notified) {
             ++st.notifications;
-            // Drain further notifications already received.
-            while (Reply extra = subscriber_->buffered_reply()) {
-            }
             poll_ms_ = 5;
         } else {
             poll_ms_ = std::min(poll_ms_ * 2, 100);
@@ -199,7 +341,9 @@ WaitOutcome acquire_waiting(Connection &conn, const ConnectionParams &params, st
                             std::string_view value, long long ttl_seconds, const Deadline &deadline,
                             const std::function<bool()> &interrupted, WaitStats *stats) {
     AcquireWait wait(params, std::string(key), std::string(value), ttl_seconds);
-    return wait.wait(conn, deadline, interrupted, stats);
+    WaitOutcome outcome = wait.wait(conn, deadline, interrupted, stats);
+    if (outcome == WaitOutcome::Interrupted) wait.leave_queue(conn);
+    return outcome;
 }
 
 }  // namespace nativelock::redis

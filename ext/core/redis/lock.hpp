@@ -1,8 +1,16 @@
 // The RedisLock protocol, wire-compatible with the original gist:
 //   acquire  SET <key> <value> NX EX <ttl>
-//   release  compare-and-delete script (deletes only if the value is still ours), which also
-//            PUBLISHes on release_channel(key) so that waiters wake at once
-// plus refresh / remaining lifetime / ownership checks and a notification-driven wait.
+//   release  compare-and-delete script (deletes only if the value is still ours)
+// plus refresh / remaining lifetime / ownership checks and a fair, queued wait:
+//   - a waiter that finds the key taken enters a FIFO queue beside it (a sorted set
+//     queue_key(key), ordered by arrival on the server's clock) and keeps a lease on its place
+//     (alive_key(key)); a waiter whose lease ran out (it died) is dropped by the next script;
+//   - a release with a live queue does not free the key: it hands it to the queue's head
+//     (SET key <head's value> PX <claim window>) and PUBLISHes on the head's wake channel,
+//     so exactly one waiter wakes and nobody barges past the queue; the head claims the key
+//     (its own TTL) on its next script call. A head that died costs one claim window.
+//   Clients of the original protocol cannot be queued: they take a free key with SET NX and
+//   free it with DEL, which the queue's head notices on its next poll (at most 100 ms).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "common/deadline.hpp"
 #include "redis/connection.hpp"
@@ -18,28 +27,39 @@
 
 namespace nativelock::redis {
 
-// Channel a release of `key` is announced on.
-std::string release_channel(std::string_view key);
+// The waiters' queue and their leases, beside the lock's key.
+std::string queue_key(std::string_view key);
+std::string alive_key(std::string_view key);
+
+// How long a handed-over key waits for its new holder to claim it, and how long a waiter's
+// place in the queue lasts without a renewal (every poll renews it).
+constexpr long long kClaimWindowMs = 500;
+constexpr long long kWaiterLeaseMs = 2000;
 
 // The Lua scripts and their SHA1 digests (EVALSHA first, EVAL on NOSCRIPT).
 struct Script {
     const char *source;
     const char *sha1;
 };
-extern const Script kReleaseScript;   // KEYS[1]=key ARGV[1]=value ARGV[2]=channel → 1/0
-extern const Script kRefreshScript;   // KEYS[1]=key ARGV[1]=value ARGV[2]=ttl ms → 1/0
+extern const Script kReleaseScript;  // KEYS=key,queue,alive ARGV=value,claim ms → 0/1/2 (handed)
+extern const Script kQueuedAcquireScript;  // see AcquireWait
+extern const Script kLeaveQueueScript;     // see AcquireWait::leave_queue
+extern const Script kRefreshScript;        // KEYS[1]=key ARGV[1]=value ARGV[2]=ttl ms → 1/0
 extern const Script kLifetimeScript;  // KEYS[1]=key ARGV[1]=value → pttl ms, or -3 if not ours
 
 // Runs a script by digest, loading it with EVAL if the server does not know it. Server
 // errors throw ProtocolError.
 Reply run_script(Connection &conn, const Script &script, std::string_view key,
                  std::initializer_list<std::string_view> args);
+Reply run_script(Connection &conn, const Script &script,
+                 std::initializer_list<std::string_view> keys,
+                 std::initializer_list<std::string_view> args);
 
 // One SET NX EX attempt. Throws ProtocolError on a server error (e.g. invalid expire time).
 bool try_acquire(Connection &conn, std::string_view key, std::string_view value,
                  long long ttl_seconds);
 
-// Deletes the key if its value is still `value`, announcing it on release_channel(key).
+// Deletes the key if its value is still `value`, or hands it to the head of its queue.
 bool release(Connection &conn, std::string_view key, std::string_view value);
 
 // Sets the key's expiry to ttl_ms if its value is still ours.
@@ -60,43 +80,77 @@ struct WaitStats {
 
 enum class WaitOutcome { Acquired, TimedOut, Interrupted };
 
-// Acquires, waiting until `deadline` if the key is taken. Subscribes to the release channel
-// on a second connection before retrying; retries on each notification, at the key's expiry
-// and on a short adaptive poll (5 → 100 ms) for releasers that do not publish. A final attempt
-// is made at the deadline.
+// The connection a process's waiters are woken on: subscribed to a channel of its own (one per
+// process and server), kept across waits and requests.
+struct Subscriber {
+    std::unique_ptr<Connection> conn;
+    std::string channel;
+    bool subscribed = false;
+    std::optional<Deadline> subscribe_until;
+};
+
+class SubscriberPool {
+  public:
+    // The subscriber for these parameters, subscribed; nullptr when `interrupted` said so before
+    // the subscription was confirmed (call again to go on). A broken one, or one inherited
+    // across fork, is replaced. Throws ConnectionError.
+    Subscriber *get(const ConnectionParams &params, const std::function<bool()> &interrupted);
+    // Forgets a subscriber whose connection failed.
+    void drop(const ConnectionParams &params);
+    std::size_t size() const { return subscribers_.size(); }
+    std::size_t opened() const { return opened_; }
+
+  private:
+    std::unordered_map<std::string, Subscriber> subscribers_;
+    std::size_t opened_ = 0;
+};
+
+// Acquires, waiting until `deadline` if the key is taken. The first attempt is a plain SET NX
+// EX (one round trip). Then the waiter joins the key's queue and is woken on its subscriber
+// only when a release hands it the key; it also retries on a short adaptive poll (5 → 100 ms,
+// renewing its place) and at the key's expiry, for releasers that do not hand over. A final
+// attempt is made at the deadline, after which the waiter has left the queue.
 //
 // `interrupted` is asked between attempts, before each poll and whenever a signal interrupts
-// one; true returns Interrupted. The caller runs what is pending and calls wait() again with
-// the SAME deadline: the subscription is kept, the budget is not restarted.
+// one; true returns Interrupted with the waiter still queued. The caller runs what is pending
+// and calls wait() again with the SAME deadline (its place in the queue is kept), or calls
+// leave_queue() if it gives up.
 class AcquireWait {
   public:
+    // `subscribers` may be null (a pool of this wait's own).
     AcquireWait(const ConnectionParams &params, std::string key, std::string value,
-                long long ttl_seconds);
+                long long ttl_seconds, SubscriberPool *subscribers = nullptr);
 
     // `conn` is the command connection; it may differ between calls (fetch it again from the
     // pool after running user code).
     WaitOutcome wait(Connection &conn, const Deadline &deadline,
                      const std::function<bool()> &interrupted, WaitStats *stats = nullptr);
 
+    // Gives up: leaves the queue; a key handed over meanwhile is passed on to the next waiter.
+    void leave_queue(Connection &conn);
+
   private:
-    // Subscribes (once per process: a forked child subscribes again on its own connection).
-    // Returns false when interrupted before the subscription was confirmed.
-    bool subscribe(const std::function<bool()> &interrupted);
+    // Leaves the queue; true if the key was handed to us meanwhile (then it is claimed).
+    bool leave_queue_keeping(Connection &conn);
 
     ConnectionParams params_;
     std::string key_;
     std::string value_;
     long long ttl_seconds_;
     std::string ttl_;
-    std::string channel_;
-    std::unique_ptr<Connection> subscriber_;
-    bool subscribed_ = false;
-    std::optional<Deadline> subscribe_until_;
+    std::string queue_;
+    std::string alive_;
+    std::unique_ptr<SubscriberPool> own_subscribers_;
+    SubscriberPool *subscribers_;
+    std::string member_;  // "<ttl>|<wake channel>|<value>": what a release needs to hand over
+    std::string ticket_;  // our place: arrival time on the server's clock, kept across polls
+    bool queued_ = false;
     bool first_attempt_done_ = false;
     int poll_ms_ = 5;
 };
 
-// One AcquireWait::wait() (tests and callers that have nothing to run on an interrupt).
+// One AcquireWait::wait() (tests and callers that have nothing to run on an interrupt); leaves
+// the queue unless it acquired.
 WaitOutcome acquire_waiting(Connection &conn, const ConnectionParams &params, std::string_view key,
                             std::string_view value, long long ttl_seconds, const Deadline &deadline,
                             const std::function<bool()> &interrupted, WaitStats *stats = nullptr);

@@ -18,7 +18,8 @@ foreach (explode("\n", $info) as $line) {
 --EXPECT--
 RedisLock => enabled
 RedisLock client => hiredis X.Y.Z (no TLS)
-RedisLock protocol => SET NX EX, compare-and-delete script + PUBLISH wake-up
+RedisLock protocol => SET NX EX; waiters queue FIFO, a release hands the lock to the oldest live waiter and wakes only it
 RedisLock pooled connections => 0 open, 0 opened in this process
+RedisLock wake-up (subscriber) connections => 0 open, 0 opened in this process
 nativelock.redis_connect_timeout => 2 => 2
 nativelock.redis_read_timeout => 5 => 5

@@ -50,7 +50,7 @@ echo count($children), " children forked during the wait\n";
 echo $clientsDuringWait, " connections of the parent during the wait (command + subscriber)\n";
 var_dump($lock->isAcquired(), $mine->isAcquired());
 echo $waited < 10 ? "acquired after the holder\n" : "waited $waited s\n";
-echo nl_redis_clients($r, $parent), " connection of the parent after the wait\n";
+echo nl_redis_clients($r, $parent), " connections of the parent after the wait (both pooled)\n";
 // Nothing was reopened: no child closed or spoke on the parent's pooled connection.
 echo $pooled(), "\n";
 $lock->release();
@@ -62,5 +62,5 @@ $mine->release();
 bool(true)
 bool(true)
 acquired after the holder
-1 connection of the parent after the wait
+2 connections of the parent after the wait (both pooled)
 1 open, 1 opened in this process
