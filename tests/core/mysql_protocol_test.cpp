@@ -390,4 +390,26 @@ TEST_F(MysqlServer, ReleaseHandsOffToTheOldestWaiterAndNewcomersDoNotBarge) {
     EXPECT_EQ(barged, 0) << "a newcomer took the lock past a waiting queue";
 }
 
+// A waiter granted GET_LOCK sends its row without waiting for the reply; if its INSERT finds a
+// row standing (the holder's session died and left it), the next statement takes it over.
+TEST_F(MysqlServer, DeferredRowOfAHandOffTakesOverARowLeftByADeadHolder) {
+    auto a = std::make_unique<NativeSession>(server());
+    NativeSession b(server()), probe(server());
+    std::string n = name("deferred");
+    Protocol(*a, QuoteStyle::Default).lock(n, Deadline::after(0), 600);
+    std::thread killer([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        a.reset();  // QUIT: GET_LOCK goes to the waiter, the row stays (lock_acquired = 1)
+    });
+    Protocol pb(b, QuoteStyle::Default);
+    pb.lock(n, Deadline::after(10), 30);
+    killer.join();
+    EXPECT_TRUE(pb.has_remaining_ttl(n, 20)) << "the row was taken over with our TTL";
+    Result row = probe.execute("SELECT connection_id FROM shared_locks WHERE name = ?",
+                               {Param::str(n)}, true, false);
+    ASSERT_TRUE(row.value.has_value());
+    EXPECT_EQ(*row.value, std::to_string(b.connection_id()));
+    EXPECT_TRUE(pb.unlock(n));
+}
+
 }  // namespace

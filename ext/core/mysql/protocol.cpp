@@ -77,6 +77,7 @@ std::string Protocol::quote(const std::string &identifier) const {
 // Like the package's sqlExecute(): a corrupted MyISAM table is repaired once, then retried.
 Result Protocol::run(const std::string &sql, const std::vector<Param> &params, bool prepared,
                      bool want_rows) {
+    if (session_.defers_replies()) settle_deferred_row();
     bool repaired = false;
     for (;;) {
         try {
@@ -216,6 +217,26 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
     return r.affected == 1;
 }
 
+// Where a waiter granted GET_LOCK leaves the row's name and TTL for its deferred INSERT (and for
+// the take-over, should that INSERT find a row standing).
+constexpr const char *kNameVar = "@nativelock_name";
+constexpr const char *kTtlVar = "@nativelock_ttl";
+
+// The row of a waiter granted GET_LOCK was INSERTed without waiting for the reply (lock()
+// returned at once: the server runs the INSERT while the caller works). If a row stood, it is
+// taken over now when stale; otherwise (a client of the package's order) the lock is held by
+// GET_LOCK alone.
+void Protocol::settle_deferred_row() {
+    std::optional<SqlError> error = session_.take_deferred_error();
+    if (!error || (error->code() != kErDupEntry && error->sqlstate() != "23000")) return;
+    run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " + q_created_ +
+            " = unix_timestamp(), " + q_ttl_ + " = " + kTtlVar + ", " + q_acquired_ +
+            " = true WHERE " + q_name_ + " = " + kNameVar + " AND " + q_conn_ +
+            " <> connection_id() AND (" + q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" +
+            q_acquired_ + " AND IFNULL(IS_USED_LOCK(" + kNameVar + "), 0) != " + q_conn_ + "))",
+        {}, false);
+}
+
 // A session of our own waits in GET_LOCK itself: MariaDB grants a released user lock to its
 // oldest waiter, and a release (DELETE + RELEASE_LOCK in one statement) hands the lock straight
 // to that waiter, so a newcomer's GET_LOCK(name, 0) fails while anyone waits and nobody barges
@@ -266,10 +287,25 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         check_interrupt();
         double wait = deadline.remaining_seconds(
             std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
-        Result got = run("SELECT GET_LOCK(?, ?)",
-                         {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+        const bool defer = session_.defers_replies();
+        Result got = defer ? run(std::string("SELECT GET_LOCK(?, ?), ") + kNameVar + " := ?, " +
+                                     kTtlVar + " := ?",
+                                 {Param::str(name), Param::real(std::round(wait * 1000) / 1000),
+                                  Param::str(name), Param::integer(ttl)})
+                           : run("SELECT GET_LOCK(?, ?)",
+                                 {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
         if (!got.value) throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
         if (*got.value == "1") {
+            if (defer) {
+                // Handed over: the row follows without a round trip on the hand-off's path.
+                session_.send_deferred("INSERT INTO " + q_table_ + " (" + q_name_ + ", " +
+                                       q_created_ + ", " + q_ttl_ + ", " + q_conn_ + ", " +
+                                       q_acquired_ + ") SELECT " + kNameVar +
+                                       ", unix_timestamp(), " + kTtlVar +
+                                       ", connection_id(), true FROM DUAL WHERE IS_USED_LOCK(" +
+                                       kNameVar + ") = CONNECTION_ID()");
+                return Queued::Acquired;
+            }
             holding = true;
             row_stands = false;
             continue;

@@ -89,6 +89,14 @@ class Session {
     // True if nobody else runs statements on this session: the protocol may then use
     // LAST_INSERT_ID(expr) to learn GET_LOCK's result from an INSERT (one round trip).
     virtual bool exclusive() const { return false; }
+
+    // A statement whose reply is not waited for: sent now, its reply read before anything else
+    // happens on the session (a parameterless text statement). Sessions that cannot defer run
+    // it at once and throw its error here.
+    virtual bool defers_replies() const { return false; }
+    virtual void send_deferred(const std::string &sql) { execute(sql, {}, false, false); }
+    // Reads a deferred reply still unread; returns the error it carried, if any.
+    virtual std::optional<SqlError> take_deferred_error() { return std::nullopt; }
 };
 
 }  // namespace nativelock::mysql
