@@ -117,8 +117,9 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
     };
     Protocol p(s, QuoteStyle::Default);
     EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
-    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, RELEASE_LOCK
-    EXPECT_EQ(s.sql.size(), 3u);
+    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, RELEASE_LOCK; then the
+    // row-first path's one attempt: INSERT (duplicate), RELEASE_LOCK, take-over.
+    EXPECT_EQ(s.sql.size(), 6u);
 }
 
 TEST(MysqlProtocol, LongNamesAreRejectedNotTruncated) {
@@ -410,6 +411,23 @@ TEST_F(MysqlServer, DeferredRowOfAHandOffTakesOverARowLeftByADeadHolder) {
     ASSERT_TRUE(row.value.has_value());
     EXPECT_EQ(*row.value, std::to_string(b.connection_id()));
     EXPECT_TRUE(pb.unlock(n));
+}
+
+// Connection ids restart with the server: a row left before a restart (marked acquired, its
+// GET_LOCK long gone) may carry the id our new session got. It is not ours, and it is taken over
+// at once, not waited out until its TTL.
+TEST_F(MysqlServer, RowWithOurConnectionIdButNotOurLockIsTakenOver) {
+    NativeSession a(server()), probe(server());
+    a.ensure_connected();
+    std::string n = name("reused");
+    probe.execute(
+        "INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) "
+        "VALUES (?, unix_timestamp(), 600, ?, 1)",
+        {Param::str(n), Param::integer(static_cast<long long>(a.connection_id()))}, true, false);
+    Protocol pa(a, QuoteStyle::Default);
+    EXPECT_NO_THROW(pa.lock(n, Deadline::after(0), 30));
+    EXPECT_TRUE(pa.has_remaining_ttl(n, 20));
+    EXPECT_TRUE(pa.unlock(n));
 }
 
 }  // namespace

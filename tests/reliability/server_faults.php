@@ -39,6 +39,32 @@ function server(string $script, string $action): void
 }
 
 /**
+ * Whether every thread of $pid has stopped. kill() only queues SIGSTOP: a server thread busy on
+ * the other core can still answer a statement before it stops, so calls wait for this.
+ */
+function stopped(int $pid): bool
+{
+    $deadline = microtime(true) + 5;
+    do {
+        $all = true;
+        foreach (glob("/proc/$pid/task/*/stat") ?: [] as $stat) {
+            // "pid (comm) state …": the state follows the last ')'.
+            $line = (string) @file_get_contents($stat);
+            $state = substr($line, (int) strrpos($line, ')') + 2, 1);
+            if ($state !== 'T' && $state !== 't') {
+                $all = false;
+                break;
+            }
+        }
+        if ($all) {
+            return true;
+        }
+        usleep(1000);
+    } while (microtime(true) < $deadline);
+    return false;
+}
+
+/**
  * One call while the server is down (expect the documented exception) or back (expect success),
  * timed; a hang is ended by SIGALRM.
  */
@@ -133,7 +159,7 @@ for ($round = 0; $round < $opt['rounds']; $round++) {
     // timeout must end the call, then SIGCONT and the process carries on.
     $held = $backend->tryAcquire("frozen-$round") ?? throw new RuntimeException('lock taken');
     $serverPid = (int) @file_get_contents($pidfile);
-    if ($serverPid <= 0 || !posix_kill($serverPid, SIGSTOP)) {
+    if ($serverPid <= 0 || !posix_kill($serverPid, SIGSTOP) || !stopped($serverPid)) {
         $failures[] = "round $round: cannot freeze the server (pid file $pidfile)";
     } else {
         call("round $round, frozen: release()", fn() => $backend->release($held), false);

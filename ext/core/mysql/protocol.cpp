@@ -229,11 +229,12 @@ constexpr const char *kTtlVar = "@nativelock_ttl";
 void Protocol::settle_deferred_row() {
     std::optional<SqlError> error = session_.take_deferred_error();
     if (!error || (error->code() != kErDupEntry && error->sqlstate() != "23000")) return;
+    // We were granted GET_LOCK after waiting for it, so a row marked acquired is a dead
+    // session's, even one carrying our connection id (ids restart with the server).
     run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " + q_created_ +
             " = unix_timestamp(), " + q_ttl_ + " = " + kTtlVar + ", " + q_acquired_ +
-            " = true WHERE " + q_name_ + " = " + kNameVar + " AND " + q_conn_ +
-            " <> connection_id() AND (" + q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" +
-            q_acquired_ + " AND IFNULL(IS_USED_LOCK(" + kNameVar + "), 0) != " + q_conn_ + "))",
+            " = true WHERE " + q_name_ + " = " + kNameVar + " AND (" + q_created_ + " + " + q_ttl_ +
+            " < unix_timestamp() OR " + q_acquired_ + ")",
         {}, false);
 }
 
@@ -277,10 +278,11 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
                 throw;
             }
             if (claimed) return Queued::Acquired;
+            // What stands is our own row, one a client of the package's order is about to lock,
+            // or one that only looks ours: connection ids restart with the server, and a row
+            // left before a restart may carry our id. The row-first path tells these apart (it
+            // looks at the row with GET_LOCK given back).
             give_back();
-            // What stands is our own row or one a client of the package's order is about to
-            // lock: the row-first path would not get it at once either.
-            if (deadline.expired()) throw LockTimeout("timeout");
             return Queued::Fallback;
         }
         if (deadline.expired()) throw LockTimeout("timeout");

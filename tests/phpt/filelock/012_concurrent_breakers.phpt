@@ -14,22 +14,33 @@ for ($trial = 0; $trial < $trials; $trial++) {
     $record = @unserialize(file_get_contents($dir . 'stale.lock'));
     $procs = [];
     $go = $dir . 'go';
+    $done = $dir . 'done';
     for ($i = 0; $i < $n; $i++) {
-        // Every breaker waits for the same start signal, then tries once and stays alive.
+        // Every breaker says it is ready, waits for the same start signal, tries once, and
+        // stays alive (holding, if it won) until every result is in: a winner that exited
+        // early would free the lock for a late breaker, however slow the machine.
         $procs[] = nl_spawn("Filelock::\$lockpath = '$dir'; \$l = new Filelock('stale');
+            echo \"ready\\n\";
             while (!file_exists('$go')) usleep(200);
-            echo \$l->try_lock(), \"\\n\"; usleep(300000);", [], $p);
+            echo \$l->try_lock(), \"\\n\";
+            while (!file_exists('$done')) usleep(1000);", [], $p);
         $pipes[] = $p;
     }
-    usleep(200000);
+    foreach ($pipes as $p) {
+        nl_read_line($p[1], 60);  // "ready"
+    }
     touch($go);
     $results = [];
     foreach ($procs as $i => $proc) {
-        $results[] = trim(stream_get_contents($pipes[$i][1]));
+        $results[] = trim(nl_read_line($pipes[$i][1], 60));
+    }
+    touch($done);
+    foreach ($procs as $proc) {
         proc_close($proc);
     }
     $pipes = [];
     unlink($go);
+    unlink($done);
     $counts = array_count_values($results);
     printf("trial %d: dead owner recorded=%s, winners=%d, refused=%d\n", $trial,
         is_array($record) ? 'yes' : 'no', $counts['1'] ?? 0, $counts['-1'] ?? 0);

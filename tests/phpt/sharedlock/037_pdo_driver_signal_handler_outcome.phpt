@@ -24,9 +24,12 @@ function hold_for(string $name, float $seconds) {
 // handler does what the case says.
 $cases = [
     'returns' => '$n++;',
-    'throws'  => 'throw new DomainException("from the handler");',
+    // Armed only once lock() waits: a signal that lands before the try block would end the
+    // script with an uncaught exception and leave the storm child running.
+    'throws'  => 'global $armed; if ($armed) throw new DomainException("from the handler");',
     // The storm child is stopped first: it holds our stdout open, and the test reads to EOF.
-    'exits'   => 'global $storm; nl_stop_child($storm); echo "handler: exit\n"; exit(7);',
+    'exits'   => 'global $armed, $storm; if (!$armed) return; nl_stop_child($storm);
+                  echo "handler: exit\n"; exit(7);',
 ];
 foreach ($cases as $label => $handler) {
     $holder = hold_for($name, 1.0);
@@ -44,15 +47,21 @@ foreach ($cases as $label => $handler) {
             $st->execute([$name, $name]);
             echo "at shutdown: ", $st->fetchColumn() ? "held by us" : "not ours", "\n";
         });
+        $armed = false;
         $storm = nl_signal_storm(SIGUSR1);
+        // Whatever happens, the storm child does not outlive this process.
+        register_shutdown_function(function () use ($storm) { @posix_kill($storm, SIGKILL); });
         $t = microtime(true);
         try {
+            $armed = true;
             $h = SharedLock::lock($name, 10, 30);
+            $armed = false;
             nl_stop_child($storm);
             echo "locked after the holder: ", microtime(true) - $t >= 0.5 ? "yes" : "no",
                 ", handlers ran: ", $n >= 3 ? "yes" : "no", "\n";
             $h->release();
         } catch (Throwable $e) {
+            $armed = false;
             nl_stop_child($storm);
             echo get_class($e), ": ", $e->getMessage(), ", previous: ",
                 $e->getPrevious() ? get_class($e->getPrevious()) : "none", "\n";
