@@ -40,6 +40,14 @@ Result affected(std::uint64_t n) {
     return r;
 }
 
+// What the exclusive session's first INSERT returns when GET_LOCK was granted and the row
+// written (LAST_INSERT_ID(GET_LOCK(…)) = 1 in the OK packet).
+Result granted() {
+    Result r = affected(1);
+    r.insert_id = 1;
+    return r;
+}
+
 Result value(const std::string &v) {
     Result r;
     r.has_row = true;
@@ -87,7 +95,7 @@ TEST(MysqlProtocol, SharedSessionUsesThePackagesOrderInThreeStatements) {
 
 TEST(MysqlProtocol, AnsiQuoteStyle) {
     ScriptedSession s;
-    s.answer = [](const std::string &, const std::vector<Param> &) { return affected(1); };
+    s.answer = [](const std::string &, const std::vector<Param> &) { return granted(); };
     Protocol p(s, QuoteStyle::Ansi);
     p.lock("a", nativelock::Deadline::after(0), 10);
     EXPECT_NE(s.sql[0].find("INSERT INTO \"shared_locks\" (\"name\""), std::string::npos);
@@ -99,7 +107,7 @@ TEST(MysqlProtocol, NamesAreBoundNeverSpliced) {
     s.answer = [&](const std::string &sql, const std::vector<Param> &params) {
         EXPECT_EQ(sql.find(evil), std::string::npos);
         EXPECT_EQ(params[0].s, evil);
-        return affected(1);
+        return granted();
     };
     Protocol p(s, QuoteStyle::Default);
     p.lock(evil, nativelock::Deadline::after(0), 10);
@@ -124,7 +132,7 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
 
 TEST(MysqlProtocol, LongNamesAreRejectedNotTruncated) {
     ScriptedSession s;
-    s.answer = [](const std::string &, const std::vector<Param> &) { return affected(1); };
+    s.answer = [](const std::string &, const std::vector<Param> &) { return granted(); };
     Protocol p(s, QuoteStyle::Default);
     EXPECT_THROW(p.lock(std::string(65, 'x'), nativelock::Deadline::after(0), 10), InvalidArgument);
     EXPECT_NO_THROW(p.lock(std::string(64, 'x'), nativelock::Deadline::after(0), 10));
@@ -160,7 +168,7 @@ TEST(MysqlProtocol, CorruptTableIsRepairedOnceAndRetried) {
                               std::string("OK")});
             return r;
         }
-        return affected(1);
+        return granted();
     };
     Protocol p(s, QuoteStyle::Default);
     p.lock("a", nativelock::Deadline::after(0), 10);
