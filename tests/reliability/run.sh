@@ -24,6 +24,10 @@ rm -rf "$results" && mkdir -p "$results"
 # driver keeps the adapter's 30 s, so no lock can expire under a slow run (a fork storm of
 # 1,000 children outlived a 1 s TTL).
 : "${REL_REDIS_CRASH_TTL:=1}"
+# Hot lock: 16 processes on one lock for 3 s per backend.
+: "${REL_HOT_PROCS:=16}" "${REL_HOT_SECONDS:=3}" "${REL_HOT_MIN_SHARE:=0.5}"
+# Load: 100 processes blocked on one Redis lock and on one MySQL lock (~7 s each; 200 by hand).
+: "${REL_LOAD_PROCS:=100}"
 
 module="${NATIVELOCK_MODULE:-$root/modules/nativelock.so}"
 [ -f "$module" ] || scripts/build.sh >/dev/null || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
@@ -82,6 +86,12 @@ for b in "${backends[@]}"; do
     step "fork storm $b" "${php[@]}" $d/fork_storm.php --backend="$b" --children="$REL_FORK_CHILDREN"
     step "hostile names $b" "${php[@]}" $d/hostile_names.php --backend="$b" --random="$REL_RANDOM_NAMES"
     [ "$b" != file ] && step "server faults $b" "${php[@]}" $d/server_faults.php --backend="$b" --rounds="$REL_FAULT_ROUNDS"
+    # A hot lock (issue 14): no wait past its timeout, no lost update, nobody starved; the
+    # queued backends also serve every process its fair share (SPEC §7: min share >= 0.5).
+    share=0; [ "$b" != file ] && share=$REL_HOT_MIN_SHARE
+    step "hot lock $b" "${php[@]}" $d/hot_lock.php --backend="$b" --procs="$REL_HOT_PROCS" --seconds="$REL_HOT_SECONDS" --min-share="$share"
+    # Many processes blocked on one lock: each gets it, <= 2 connections each, none left after.
+    [ "$b" != file ] && step "load $b" "${php[@]}" $d/load_test.php --backend="$b" --procs="$REL_LOAD_PROCS"
 done
 # One parent holding locks of every kind at once through the fork storm.
 if [ ${#backends[@]} -gt 1 ]; then
@@ -98,9 +108,10 @@ detects_violations() {
     "${php[@]}" tests/reliability/crash_recovery.php --backend=none --trials=10 --test=selfcheck >/dev/null && missed+=(crash_recovery)
     "${php[@]}" tests/reliability/fork_storm.php --backend=none --children=5 --test=selfcheck >/dev/null 2>&1 && missed+=(fork_storm)
     "${php[@]}" tests/reliability/hostile_names.php --backend=none --random=0 --test=selfcheck >/dev/null && missed+=(hostile_names)
+    "${php[@]}" tests/reliability/hot_lock.php --backend=none --procs=4 --seconds=1 --test=selfcheck >/dev/null && missed+=(hot_lock)
     rm -f "$results"/selfcheck-none.json
     local list=""; [ ${#missed[@]} -gt 0 ] && list=$(printf '"%s passed against a lock that grants everything",' "${missed[@]}") && list=${list%,}
-    printf '{"test": "detects-violations", "backend": "none", "tried": "each driver against a fake lock that grants everything must fail", "runs": 4, "result": "%s", "failures": [%s], "failure_count": %d, "measured": {}, "skipped": null, "seconds": %d, "variant": "%s"}\n' \
+    printf '{"test": "detects-violations", "backend": "none", "tried": "each driver against a fake lock that grants everything must fail", "runs": 5, "result": "%s", "failures": [%s], "failure_count": %d, "measured": {}, "skipped": null, "seconds": %d, "variant": "%s"}\n' \
         "$([ ${#missed[@]} = 0 ] && echo passed || echo failed)" "$list" "${#missed[@]}" $((SECONDS - t0)) "${NATIVELOCK_RELIABILITY_VARIANT:-ci}" >"$results/detects-violations.json"
     if [ ${#missed[@]} = 0 ]; then echo "ok detects-violations: every driver fails against a non-lock"; else echo "not ok detects-violations: ${missed[*]}"; return 1; fi
 }

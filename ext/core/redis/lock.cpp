@@ -50,8 +50,8 @@ const Script kReleaseScript = {NL_QUEUE_LUA
 
 // KEYS=key,queue,alive ARGV=value,ttl s,member,lease ms,ticket ("" at first),claim ms.
 // → {1} acquired (the key was free and nobody queued ahead, or it was handed to us: claimed
-// with our TTL); → {0, pttl, ticket}: queued (placed or renewed). A free key with a live queue
-// ahead of us is handed to the queue's head.
+// with our TTL); → {0, pttl, ticket, place}: queued (placed or renewed; place 0 is the head). A
+// free key with a live queue ahead of us is handed to the queue's head.
 const Script kQueuedAcquireScript = {
     NL_QUEUE_LUA
     "local t, now = prune() "
@@ -80,8 +80,8 @@ const Script kQueuedAcquireScript = {
     "redis.call(\"zadd\",KEYS[3],now + tonumber(ARGV[4]),ARGV[3]) "
     "redis.call(\"pexpire\",KEYS[2],4 * tonumber(ARGV[4])) "
     "redis.call(\"pexpire\",KEYS[3],4 * tonumber(ARGV[4])) "
-    "return {0, redis.call(\"pttl\",KEYS[1]), ticket}",
-    "9d65f064e56722cf07fd2b5e4409fb410416803e"};
+    "return {0, redis.call(\"pttl\",KEYS[1]), ticket, redis.call(\"zrank\",KEYS[2],ARGV[3])}",
+    "80ec3acba0269a3c8787da1673c9e3a36b5e7cff"};
 
 // KEYS=key,queue,alive ARGV=value,member,ttl s → 1 if the key was handed to us (claimed), else 0.
 const Script kLeaveQueueScript = {
@@ -298,8 +298,14 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
         }
         if (interrupted && interrupted()) return WaitOutcome::Interrupted;
 
-        int wait_ms = deadline.remaining_ms(poll_ms_);
-        if (pttl >= 0 && pttl + 1 < wait_ms) wait_ms = static_cast<int>(pttl + 1);
+        // Only the head can take a key freed without a hand-over (expiry, a DEL by the original
+        // code): it polls briskly. The others are woken by the hand-over itself and poll only
+        // to renew their place, so a long queue does not keep the server busy.
+        const bool head = reply_elements(r.get()) >= 4 &&
+                          reply_is_integer(reply_element(r.get(), 3)) &&
+                          reply_integer(reply_element(r.get(), 3)) == 0;
+        int wait_ms = deadline.remaining_ms(head ? poll_ms_ : kQueuedPollMs);
+        if (head && pttl >= 0 && pttl + 1 < wait_ms) wait_ms = static_cast<int>(pttl + 1);
         if (pttl == -2) wait_ms = 0;  // gone meanwhile: try again at once
         bool notified = false;
         if (sub) {

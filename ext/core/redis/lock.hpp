@@ -35,6 +35,8 @@ std::string alive_key(std::string_view key);
 // place in the queue lasts without a renewal (every poll renews it).
 constexpr long long kClaimWindowMs = 500;
 constexpr long long kWaiterLeaseMs = 2000;
+// How often a waiter behind the head renews its place (the head polls 5 → 100 ms).
+constexpr int kQueuedPollMs = 500;
 
 // The Lua scripts and their SHA1 digests (EVALSHA first, EVAL on NOSCRIPT).
 struct Script {
