@@ -82,6 +82,9 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
             auto deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
             redis::AcquireWait wait(*params, std::string(key), value, ttl,
                                     &redislock_globals().subscribers);
+            // A handler may fork: the child must not go on with the parent's value (both would
+            // own a key handed to it) nor touch the parent's place in the queue.
+            const pid_t waiter_pid = process::current_pid();
             // A wait that ends with a handler's exception or a fatal error gives up its place
             // in the queue (and passes on a lock handed to it meanwhile); if even that fails,
             // its place lapses with its lease.
@@ -100,7 +103,13 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
                     got = outcome == redis::WaitOutcome::Acquired;
                     break;
                 }
-                switch (run_pending_interrupts()) {
+                AfterInterrupt after = run_pending_interrupts();
+                if (process::current_pid() != waiter_pid) {
+                    if (after == AfterInterrupt::KeepWaiting) return LockOutcome::NotAcquired;
+                    return after == AfterInterrupt::Exception ? LockOutcome::Thrown
+                                                              : LockOutcome::Bailout;
+                }
+                switch (after) {
                     case AfterInterrupt::KeepWaiting:
                         continue;
                     case AfterInterrupt::Exception:

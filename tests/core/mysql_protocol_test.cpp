@@ -438,4 +438,37 @@ TEST_F(MysqlServer, RowWithOurConnectionIdButNotOurLockIsTakenOver) {
     EXPECT_TRUE(pa.unlock(n));
 }
 
+// A waiter granted GET_LOCK owns the lock whatever row stands: here one a client of the
+// package's order inserted (lock_acquired = 0) before its own GET_LOCK. The waiter's row replaces
+// it; left without a row, the waiter would look like a rowless holder and be KILLed.
+TEST_F(MysqlServer, HandOffTakesTheRowEvenFromAClientOfThePackagesOrder) {
+    NativeSession a(server()), b(server()), probe(server());
+    std::string n = name("upsert");
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    pa.lock(n, Deadline::after(0), 30);
+    std::thread waiter([&] { pb.lock(n, Deadline::after(10), 30); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));  // b waits in GET_LOCK
+    // a's row becomes a fresh, unmarked row of another session; then a lets GET_LOCK go.
+    probe.execute(
+        "UPDATE shared_locks SET connection_id = ?, lock_acquired = 0, created = "
+        "unix_timestamp(), ttl = 600 WHERE name = ?",
+        {Param::integer(static_cast<long long>(probe.connection_id())), Param::str(n)}, true,
+        false);
+    a.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    waiter.join();
+    EXPECT_TRUE(pb.has_remaining_ttl(n, 20)) << "the waiter holds GET_LOCK and the row";
+    EXPECT_TRUE(pb.unlock(n));
+}
+
+// A single attempt (timeout 0) still takes over a holder past its TTL.
+TEST_F(MysqlServer, TimeoutZeroTakesOverAHolderPastItsTtl) {
+    NativeSession a(server()), b(server());
+    std::string n = name("ttl0");
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    pa.lock(n, Deadline::after(0), 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2200));
+    EXPECT_NO_THROW(pb.lock(n, Deadline::after(0), 10));
+    EXPECT_TRUE(pb.unlock(n));
+}
+
 }  // namespace

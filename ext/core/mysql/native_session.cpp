@@ -99,10 +99,16 @@ void NativeSession::disconnect() noexcept {
     mysql_close(conn_);
     conn_ = nullptr;
     deferred_reply_unread_ = false;
+    deferred_error_.reset();  // it belonged to the session that is gone
 }
 
 void NativeSession::send_deferred(const std::string &sql) {
-    ensure_connected();
+    // Never on a new session: the statement belongs to the session that was just granted a lock
+    // (a silent reconnect here would claim a lock nobody holds).
+    if (!conn_ || pid_ != process::current_pid())
+        throw SessionLost(2006, "MySQL session gone before the lock's row was written");
+    read_deferred_reply();
+    if (!conn_) throw SessionLost(2006, "MySQL session gone before the lock's row was written");
     ++round_trips_;
     if (mysql_send_query(conn_, sql.data(), static_cast<unsigned long>(sql.size())) != 0)
         fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));

@@ -56,7 +56,8 @@ class NativeSession : public Session {
     std::uint64_t ensure_connected();
     bool connected() const { return conn_ != nullptr; }
     // Increments on every new server session: locks recorded with an older generation are gone.
-    std::uint64_t generation() const { return generation_; }
+    std::uint64_t generation() const override { return generation_; }
+    void drop() override { disconnect(); }
     unsigned long connection_id() const;
     // Closes (QUIT) in the creating process; in another process just forgets the socket.
     void disconnect() noexcept;

@@ -223,20 +223,32 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
 constexpr const char *kNameVar = "@nativelock_name";
 constexpr const char *kTtlVar = "@nativelock_ttl";
 
+// The row of a session granted GET_LOCK after waiting for it: GET_LOCK decides, so a row that
+// stands is taken whatever it says (a dead session's, one carrying our reused connection id, or
+// one a client of the package's order inserted before its own GET_LOCK, which now fails).
+std::string Protocol::upsert_held_row_sql() const {
+    return "INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " + q_ttl_ + ", " +
+           q_conn_ + ", " + q_acquired_ + ") VALUES (" + kNameVar + ", unix_timestamp(), " +
+           kTtlVar + ", connection_id(), true) ON DUPLICATE KEY UPDATE " + q_conn_ +
+           " = connection_id(), " + q_created_ + " = unix_timestamp(), " + q_ttl_ + " = " +
+           kTtlVar + ", " + q_acquired_ + " = true";
+}
+
 // The row of a waiter granted GET_LOCK was INSERTed without waiting for the reply (lock()
 // returned at once: the server runs the INSERT while the caller works). If a row stood, it is
 // taken over now when stale; otherwise (a client of the package's order) the lock is held by
 // GET_LOCK alone.
 void Protocol::settle_deferred_row() {
     std::optional<SqlError> error = session_.take_deferred_error();
-    if (!error || (error->code() != kErDupEntry && error->sqlstate() != "23000")) return;
-    // We were granted GET_LOCK after waiting for it, so a row marked acquired is a dead
-    // session's, even one carrying our connection id (ids restart with the server).
-    run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " + q_created_ +
-            " = unix_timestamp(), " + q_ttl_ + " = " + kTtlVar + ", " + q_acquired_ +
-            " = true WHERE " + q_name_ + " = " + kNameVar + " AND (" + q_created_ + " + " + q_ttl_ +
-            " < unix_timestamp() OR " + q_acquired_ + ")",
-        {}, false);
+    if (!error) return;
+    // The row did not get written (a crashed table, a full disk, a lock wait timeout…): write
+    // it again, repairing the table if needed. A lock whose row cannot be written is given up
+    // with its session, rather than held unseen by the row-first clients (which would KILL it).
+    try {
+        run(upsert_held_row_sql(), {}, false);
+    } catch (...) {
+        session_.drop();
+    }
 }
 
 // A session of our own waits in GET_LOCK itself: MariaDB grants a released user lock to its
@@ -278,13 +290,22 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             throw;
         }
     }
+    // The session GET_LOCK was granted on: a claim that ran on a replaced session (a silent
+    // reconnect between two statements) holds nothing.
+    std::uint64_t granted_on = session_.generation();
+    auto same_session = [&] {
+        if (session_.generation() != granted_on)
+            throw SessionLost(2013, "MySQL session replaced while acquiring lock \"" + name + "\"");
+    };
     auto rowless_since = Deadline::Clock::now();
     bool rowless = false;
+    bool first_attempt = true;
     for (;;) {
         if (holding) {
             bool claimed = false;
             try {
                 claimed = claim_row_holding_get_lock(name, ttl, row_stands);
+                same_session();
             } catch (...) {
                 try {
                     give_back();
@@ -300,7 +321,19 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             give_back();
             return Queued::Fallback;
         }
-        if (deadline.expired()) throw LockTimeout("timeout");
+        if (deadline.expired()) {
+            // A single attempt (timeout 0) still takes over a holder past its TTL: that is the
+            // row-first path's to do.
+            if (first_attempt) {
+                Result row =
+                    run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp() FROM " +
+                            q_table_ + " WHERE " + q_name_ + " = ?",
+                        {Param::str(name)});
+                if (row.has_row && to_ll(row.value) < 0) return Queued::Fallback;
+            }
+            throw LockTimeout("timeout");
+        }
+        first_attempt = false;
         check_interrupt();
         double wait = deadline.remaining_seconds(
             std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
@@ -313,12 +346,10 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
                                  {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
         if (!got.value) throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
         if (*got.value == "1") {
+            granted_on = session_.generation();
             if (defer) {
                 // Handed over: the row follows without a round trip on the hand-off's path.
-                session_.send_deferred(
-                    "INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " + q_ttl_ +
-                    ", " + q_conn_ + ", " + q_acquired_ + ") VALUES (" + kNameVar +
-                    ", unix_timestamp(), " + kTtlVar + ", connection_id(), true)");
+                session_.send_deferred(upsert_held_row_sql());
                 return Queued::Acquired;
             }
             holding = true;

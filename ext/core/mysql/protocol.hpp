@@ -88,6 +88,7 @@ class Protocol {
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
                        const std::function<void()> &check_interrupt);
     void settle_deferred_row();
+    std::string upsert_held_row_sql() const;
     bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands);
 
     Session &session_;

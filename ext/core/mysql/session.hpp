@@ -97,6 +97,10 @@ class Session {
     virtual void send_deferred(const std::string &sql) { execute(sql, {}, false, false); }
     // Reads a deferred reply still unread; returns the error it carried, if any.
     virtual std::optional<SqlError> take_deferred_error() { return std::nullopt; }
+    // Increments whenever the server session is replaced (its locks are gone); 0 if unknown.
+    virtual std::uint64_t generation() const { return 0; }
+    // Ends the server session (its locks go with it); the next statement opens a new one.
+    virtual void drop() {}
 };
 
 }  // namespace nativelock::mysql

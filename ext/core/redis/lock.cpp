@@ -83,13 +83,25 @@ const Script kQueuedAcquireScript = {
     "return {0, redis.call(\"pttl\",KEYS[1]), ticket, redis.call(\"zrank\",KEYS[2],ARGV[3])}",
     "80ec3acba0269a3c8787da1673c9e3a36b5e7cff"};
 
-// KEYS=key,queue,alive ARGV=value,member,ttl s → 1 if the key was handed to us (claimed), else 0.
+// KEYS=key,queue,alive ARGV=value,member,ttl s,mode,claim ms: leaves the queue. A key handed to
+// us meanwhile is kept ("keep": claimed with our TTL, → 1) or passed on in the same script
+// ("pass": to the next live waiter, else deleted, → 2); → 0 if it was not ours.
 const Script kLeaveQueueScript = {
+    NL_QUEUE_LUA
     "redis.call(\"zrem\",KEYS[2],ARGV[2]) redis.call(\"zrem\",KEYS[3],ARGV[2]) "
-    "if redis.call(\"get\",KEYS[1]) == ARGV[1] then "
-    "redis.call(\"expire\",KEYS[1],ARGV[3]) return 1 end "
-    "return 0",
-    "22f8b6d4d7fbcb88e555fc46f57b079ff51d809c"};
+    "if redis.call(\"get\",KEYS[1]) ~= ARGV[1] then return 0 end "
+    "if ARGV[4] == \"keep\" then redis.call(\"expire\",KEYS[1],ARGV[3]) return 1 end "
+    "if redis.call(\"zcard\",KEYS[2]) > 0 then "
+    "prune() "
+    "local head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
+    "while head do "
+    "if handoff(head, ARGV[5]) then return 2 end "
+    "head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
+    "end "
+    "end "
+    "redis.call(\"del\",KEYS[1]) "
+    "return 2",
+    "0e7a16d35f1a38057cfc16bd41622a63f6956e54"};
 
 #undef NL_QUEUE_LUA
 
@@ -214,6 +226,9 @@ Subscriber *SubscriberPool::get(const ConnectionParams &params,
         Reply r = sub.conn->buffered_reply();
         if (r) {
             if (is_subscribe_ack(r.get())) sub.subscribed = true;
+            // Refused (an ACL without pub/sub, a proxy): no use waiting for an ack.
+            if (reply_is_error(r.get()))
+                sub.conn->fail("SUBSCRIBE refused: " + std::string(reply_string(r.get())));
             continue;
         }
         int left = sub.subscribe_until->remaining_ms(1 << 30);
@@ -243,13 +258,21 @@ AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::s
 
 bool AcquireWait::leave_queue_keeping(Connection &conn) {
     if (!queued_) return false;
-    Reply r = run_script(conn, kLeaveQueueScript, {key_, queue_, alive_}, {value_, member_, ttl_});
+    const std::string claim = std::to_string(kClaimWindowMs);
+    Reply r = run_script(conn, kLeaveQueueScript, {key_, queue_, alive_},
+                         {value_, member_, ttl_, "keep", claim});
     queued_ = false;
     return reply_integer(r.get()) == 1;
 }
 
 void AcquireWait::leave_queue(Connection &conn) {
-    if (leave_queue_keeping(conn)) release(conn, key_, value_);  // handed to us: pass it on
+    if (!queued_) return;
+    // A key handed to us meanwhile goes on to the next waiter in the same script: it is never
+    // left claimed by a wait that gave up.
+    const std::string claim = std::to_string(kClaimWindowMs);
+    run_script(conn, kLeaveQueueScript, {key_, queue_, alive_},
+               {value_, member_, ttl_, "pass", claim});
+    queued_ = false;
 }
 
 WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
@@ -269,15 +292,22 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
         // Subscribed before joining the queue, so a hand-over to us cannot go unseen. Without a
         // subscriber (it failed) the wait goes on by polling alone.
         Subscriber *sub = nullptr;
-        try {
-            sub = subscribers_->get(params_, interrupted);
-            if (!sub) return WaitOutcome::Interrupted;
-        } catch (const ConnectionError &) {
-            subscribers_->drop(params_);
+        if (!subscriber_failed_) {
+            try {
+                sub = subscribers_->get(params_, interrupted);
+                if (!sub) return WaitOutcome::Interrupted;
+            } catch (const ConnectionError &) {
+                // Polling alone for the rest of this wait: a subscriber that cannot be had is
+                // not tried again on every poll.
+                subscribers_->drop(params_);
+                subscriber_failed_ = true;
+            }
         }
         const std::string channel = sub ? sub->channel : std::string("-");
         std::string member = ttl_ + "|" + channel + "|" + value_;
-        if (queued_ && member != member_) leave_queue_keeping(conn);  // new wake channel
+        // A new wake channel (the subscriber was replaced): the old place goes; a key handed to
+        // it meanwhile is ours.
+        if (queued_ && member != member_ && leave_queue_keeping(conn)) return WaitOutcome::Acquired;
         member_ = std::move(member);
 
         ++st.attempts;

@@ -128,7 +128,8 @@ class AcquireWait {
     WaitOutcome wait(Connection &conn, const Deadline &deadline,
                      const std::function<bool()> &interrupted, WaitStats *stats = nullptr);
 
-    // Gives up: leaves the queue; a key handed over meanwhile is passed on to the next waiter.
+    // Gives up: leaves the queue; a key handed over meanwhile is passed on to the next waiter in
+    // the same script.
     void leave_queue(Connection &conn);
 
   private:
@@ -147,6 +148,7 @@ class AcquireWait {
     std::string member_;  // "<ttl>|<wake channel>|<value>": what a release needs to hand over
     std::string ticket_;  // our place: arrival time on the server's clock, kept across polls
     bool queued_ = false;
+    bool subscriber_failed_ = false;
     bool first_attempt_done_ = false;
     int poll_ms_ = 5;
 };

@@ -16,8 +16,9 @@ $name = nl_lock_name('storm-throw');
 $holder = nl_redis_hold_in_child($name, 20.0);
 pcntl_async_signals(true);
 $signals = 0;
-pcntl_signal(SIGALRM, function () use (&$signals) {
-    if (++$signals === 3) {
+$armed = false;  // only inside the call: a slow machine may see signals before the try block
+pcntl_signal(SIGALRM, function () use (&$signals, &$armed) {
+    if ($armed && ++$signals === 3) {
         throw new RuntimeException('stop waiting');
     }
 });
@@ -27,9 +28,12 @@ foreach (['FAIL_BLOCK' => fn () => RedisLock::createAndLock($name, 30, RedisLock
     $storm = nl_signal_storm();
     $t = microtime(true);
     try {
+        $armed = true;
         $call();
+        $armed = false;
         echo "$what: returned\n";
     } catch (RuntimeException $e) {
+        $armed = false;
         echo "$what: ", get_class($e), ': ', $e->getMessage(), "\n";
     }
     $waited = microtime(true) - $t;

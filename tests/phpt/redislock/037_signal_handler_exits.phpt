@@ -25,6 +25,9 @@ register_shutdown_function(function () use ($name, $holder, $t) {
 pcntl_async_signals(true);
 $storm = null;
 pcntl_signal(SIGALRM, function () use (&$storm) {
+    // The storm child signals at once, possibly before nl_signal_storm() has returned its pid:
+    // act on a later signal, inside the wait.
+    if ($storm === null) return;
     // The storm stops first: a signal arriving during shutdown must not run this again.
     pcntl_signal(SIGALRM, SIG_IGN);
     nl_stop_child($storm);
