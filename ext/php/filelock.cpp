@@ -295,6 +295,12 @@ ZEND_METHOD(Filelock, try_lock) {
     RETURN_LONG(static_cast<zend_long>(status));
 }
 
+// Fetched again: the handler or bake_data() may have re-run the constructor, which replaced
+// (and with it left the queue of) the LockFile the round used.
+void abandon_wait(zend_object *object) {
+    if (LockFile *lock = from_object(object)->state.lock.get()) lock->abandon_wait();
+}
+
 // One round of lock(): bake_data(), then wait until acquired, the deadline, or a pending
 // interrupt. Returns false with a PHP exception pending.
 bool lock_round(zend_object *object, const nativelock::Deadline &deadline,
@@ -335,7 +341,10 @@ ZEND_METHOD(Filelock, lock) {
     // between two statements, and the wait goes on with the same deadline.
     for (;;) {
         nativelock::file::WaitResult result{Status::FailedToObtain};
-        if (!lock_round(object, deadline, &result)) RETURN_THROWS();
+        if (!lock_round(object, deadline, &result)) {
+            abandon_wait(object);
+            RETURN_THROWS();
+        }
         if (!result.interrupted) {
             if (result.status == Status::Acquired) {
                 track(object);
@@ -343,7 +352,18 @@ ZEND_METHOD(Filelock, lock) {
             }
             RETURN_LONG(static_cast<zend_long>(result.status));
         }
-        NL_RUN_PENDING_INTERRUPTS_OR_RETURN()
+        // An interrupted round kept our place in the host's queue for the next round; a handler
+        // that ends the wait must hand it on, or the waiters behind us would stall.
+        switch (nativelock::php::run_pending_interrupts()) {
+            case nativelock::php::AfterInterrupt::KeepWaiting:
+                break;
+            case nativelock::php::AfterInterrupt::Exception:
+                abandon_wait(object);
+                RETURN_THROWS();
+            case nativelock::php::AfterInterrupt::Bailout:
+                abandon_wait(object);
+                zend_bailout();
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 #include "file/lock_file.hpp"
 #include "file/name.hpp"
 #include "file/record.hpp"
+#include "own_record.hpp"
 #include "common/process.hpp"
 
 using namespace nativelock;
@@ -33,17 +34,7 @@ class FileLockTest : public ::testing::Test {
     }
     void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
 
-    static std::string record() {
-        const auto &self = process::self();
-        OwnerRecord r;
-        r.pid = self.pid;
-        r.host = self.host;
-        r.boot_id = self.boot_id;
-        r.pid_namespace = self.pid_namespace;
-        r.start_ticks = self.start_ticks;
-        r.name = "unit lock";
-        return encode(r);
-    }
+    static std::string record() { return test_support::own_record("unit lock"); }
 
     static std::string slurp(const std::string &path) {
         std::ifstream in(path);

@@ -28,6 +28,8 @@ constexpr int kTempNameAttempts = 8;
 constexpr mode_t kRecordMode = 0644;
 // Rounds of link → holder gone or broken → link again, before reporting "already locked".
 constexpr int kLinkRounds = 4;
+// How long a waiter behind the queue's head waits for its turn before one attempt of its own.
+constexpr int kBehindHeadSliceMs = 500;
 
 std::string directory_of(const std::string &path) {
     auto slash = path.rfind('/');
@@ -238,6 +240,51 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
                              const std::function<bool()> &interrupted, Contention *contention) {
     Contention scratch;
     if (!contention) contention = &scratch;
+    if (!queue_) queue_ = std::make_unique<LocalQueue>(path_);
+    LocalQueue &queue = *queue_;
+    // The place is given up whenever the wait ends for good; an interrupted wait keeps it.
+    bool keep_place = false;
+    struct LeaveUnlessKept {
+        LocalQueue &queue;
+        const bool &keep;
+        ~LeaveUnlessKept() {
+            if (!keep) queue.leave();
+        }
+    } leave_unless_kept{queue, keep_place};
+    auto stop_for_interrupt = [&]() -> bool {
+        if (!interrupted || !interrupted()) return false;
+        keep_place = true;
+        return true;
+    };
+
+    if (!queue.joined()) {
+        // A newcomer tries at once only when nobody of this host is queued: taking a lock that
+        // was just released ahead of its waiters is what starved them (barging).
+        if (!queue.others_waiting()) {
+            *contention = Contention{};
+            Status status = try_acquire(record, contention);
+            if (status != Status::AlreadyLocked || deadline.expired()) return {status};
+        }
+        if (!queue.join()) return wait_as_head(record, deadline, interrupted, contention);
+    }
+    while (!queue.is_head()) {
+        if (stop_for_interrupt()) return {Status::AlreadyLocked, true};
+        if (queue.wait_for_turn(deadline, kBehindHeadSliceMs)) break;
+        if (stop_for_interrupt()) return {Status::AlreadyLocked, true};
+        // A slice without progress: the head may be stuck (stopped, or a process that keeps a
+        // place it does not use). One attempt bounds what that costs us.
+        *contention = Contention{};
+        Status status = try_acquire(record, contention);
+        if (status != Status::AlreadyLocked || deadline.expired()) return {status};
+    }
+    WaitResult result = wait_as_head(record, deadline, interrupted, contention);
+    keep_place = result.interrupted;
+    return result;
+}
+
+WaitResult LockFile::wait_as_head(const std::string &record, const Deadline &deadline,
+                                  const std::function<bool()> &interrupted,
+                                  Contention *contention) {
     ReleaseWaiter waiter(path_, on_local_filesystem());
     for (;;) {
         *contention = Contention{};
@@ -252,6 +299,10 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
         waiter.wait(deadline);
         if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
     }
+}
+
+void LockFile::abandon_wait() {
+    if (queue_) queue_->leave();
 }
 
 bool LockFile::release() {

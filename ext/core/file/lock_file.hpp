@@ -11,11 +11,13 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "common/deadline.hpp"
 #include "common/fd.hpp"
+#include "file/local_queue.hpp"
 
 namespace nativelock::file {
 
@@ -47,11 +49,16 @@ class LockFile {
     // One attempt (breaking a provably dead owner on the way). `record` is the owner record.
     Status try_acquire(const std::string &record, Contention *contention = nullptr);
 
-    // Waits for the lock: inotify on the directory, the owner's pidfd, and a short adaptive
-    // poll for releases made on other NFS clients. `interrupted` is asked after every wake-up
-    // (a signal wakes the wait too); returning true ends the wait, marked interrupted.
+    // Waits for the lock in this host's queue for it (see LocalQueue): behind the head, until
+    // the head's place passes to us; as the head, on inotify for the directory, the owner's
+    // pidfd, and a short adaptive poll for releases made on other NFS clients. `interrupted` is
+    // asked after every wake-up (a signal wakes the wait too); returning true ends the wait,
+    // marked interrupted, and keeps the place in the queue for the next call.
     WaitResult acquire(const std::string &record, const Deadline &deadline,
                        const std::function<bool()> &interrupted, Contention *contention = nullptr);
+
+    // Gives up a place kept by an interrupted acquire() that will not be resumed.
+    void abandon_wait();
 
     // Whether this object holds the lock (and the calling process took it).
     bool held_by_us() const;
@@ -76,6 +83,8 @@ class LockFile {
     // caller should link again), false if the holder stands.
     bool break_if_dead(Contention *contention);
     UniqueFd keep_inode_open(UniqueFd &temp_fd) const;
+    WaitResult wait_as_head(const std::string &record, const Deadline &deadline,
+                            const std::function<bool()> &interrupted, Contention *contention);
 
     std::string path_;
     mutable int local_fs_ = -1;  // -1 unknown, else 0/1
@@ -86,6 +95,7 @@ class LockFile {
     // Kept open while held: an inode that is still open cannot be freed and its number
     // reused, so dev/ino at the path identify our lock file exactly.
     UniqueFd held_fd_;
+    std::unique_ptr<LocalQueue> queue_;  // created on the first wait
 };
 
 }  // namespace nativelock::file

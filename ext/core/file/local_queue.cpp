@@ -1,0 +1,248 @@
+#include "file/local_queue.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <mutex>
+#include <unordered_set>
+
+#include "common/process.hpp"
+
+namespace nativelock::file {
+namespace {
+
+// Offsets stay far below the largest off_t, so start + length never overflows.
+constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << 62) - 1;
+// The waiting thread needs little: one fcntl, one write, and cancellation's unwinding.
+constexpr std::size_t kThreadStackBytes = 64 * 1024;
+
+std::uint64_t slot_of(const std::string &lock_path) {
+    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a: stable across processes
+    for (unsigned char c : lock_path) {
+        hash ^= c;
+        hash *= 1099511628211ull;
+    }
+    return hash & kSlotMask;
+}
+
+struct flock slot_range(std::uint64_t slot, short type) {
+    struct flock range {};
+    range.l_type = type;
+    range.l_whence = SEEK_SET;
+    range.l_start = static_cast<off_t>(slot);
+    range.l_len = 1;
+    return range;  // l_pid stays 0, as F_OFD_* require
+}
+
+// One queue file per user: processes of other users can neither stall nor see our queue. It
+// lives in memory (/dev/shm) where there is such a directory; it holds no data.
+std::string queue_file_path() {
+    struct stat st;
+    const char *dir = ::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
+    return std::string(dir) + "/nativelock-queue." + std::to_string(::geteuid());
+}
+
+// A new open file description of the queue file (each place in the queue needs its own), or
+// -1. A file that is not a regular file of ours is not used: /dev/shm is world-writable.
+int open_queue_file() {
+    static const std::string path = queue_file_path();
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// The descriptor others_waiting() asks through: it never holds a lock, so every lock the
+// kernel reports on a slot is another waiter's. Renewed after fork, per thread (ZTS).
+class ProbeFd {
+  public:
+    int get() {
+        pid_t pid = process::current_pid();
+        if (pid != pid_) {
+            fd_.reset(open_queue_file());
+            pid_ = pid;
+        }
+        return fd_.get();
+    }
+
+  private:
+    UniqueFd fd_;
+    pid_t pid_ = 0;
+};
+
+}  // namespace
+
+// Every queue that has a place, so a forked child can close its copies at once. Open file
+// descriptions are shared across fork: a place released by the parent stays taken while any
+// child still has the descriptor, and the queue would stall until that child exits (or until
+// it waits, were it the child of a child waiting for the same lock: forever).
+class PlaceRegistry {
+  public:
+    static void add(LocalQueue *queue) {
+        ensure_atfork();
+        std::lock_guard<std::mutex> guard(mutex());
+        places().insert(queue);
+    }
+    static void remove(LocalQueue *queue) {
+        std::lock_guard<std::mutex> guard(mutex());
+        places().erase(queue);
+    }
+
+  private:
+    static std::mutex &mutex() {
+        static std::mutex instance;
+        return instance;
+    }
+    static std::unordered_set<LocalQueue *> &places() {
+        static std::unordered_set<LocalQueue *> instance;
+        return instance;
+    }
+    // The mutex is held across fork, so the child never finds it taken by a thread that does
+    // not exist there. glibc unregisters these handlers if the extension is unloaded.
+    static void ensure_atfork() {
+        static std::once_flag registered;
+        std::call_once(registered, [] {
+            ::pthread_atfork([] { mutex().lock(); }, [] { mutex().unlock(); },
+                             [] {
+                                 for (LocalQueue *queue : places()) queue->drop_inherited();
+                                 places().clear();
+                                 mutex().unlock();
+                             });
+        });
+    }
+};
+
+LocalQueue::LocalQueue(const std::string &lock_path) : slot_(slot_of(lock_path)) {}
+
+bool LocalQueue::others_waiting() const {
+    static thread_local ProbeFd probe;
+    int fd = probe.get();
+    if (fd < 0) return false;
+    struct flock range = slot_range(slot_, F_WRLCK);
+    if (::fcntl(fd, F_OFD_GETLK, &range) != 0) return false;
+    return range.l_type != F_UNLCK;
+}
+
+bool LocalQueue::joined() {
+    if (joined_ && joined_pid_ != process::current_pid()) leave();
+    return joined_;
+}
+
+bool LocalQueue::join() {
+    leave();
+    UniqueFd place(open_queue_file());
+    if (!place) return false;
+    joined_pid_ = process::current_pid();
+    struct flock range = slot_range(slot_, F_WRLCK);
+    if (::fcntl(place.get(), F_OFD_SETLK, &range) == 0) {
+        // Nobody queued: head at once, no thread needed.
+        place_fd_ = std::move(place);
+        joined_ = head_ = true;
+        PlaceRegistry::add(this);
+        return true;
+    }
+    if (errno != EAGAIN && errno != EACCES) return false;
+    UniqueFd ready(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    if (!ready) return false;
+    place_fd_ = std::move(place);
+    ready_fd_ = std::move(ready);
+    thread_error_.store(0);
+
+    pthread_attr_t attr;
+    ::pthread_attr_init(&attr);
+    ::pthread_attr_setstacksize(&attr, kThreadStackBytes);
+    // The thread starts with every signal blocked: process-directed signals (PHP's timeouts,
+    // pcntl) must interrupt the main thread's poll(), not this thread's fcntl(). glibc keeps
+    // its cancellation signal deliverable regardless.
+    sigset_t all, previous;
+    ::sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+    int rc = ::pthread_create(&thread_, &attr, &LocalQueue::take_place, this);
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    ::pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        place_fd_.reset();
+        ready_fd_.reset();
+        return false;
+    }
+    thread_running_ = true;
+    joined_ = true;
+    head_ = false;
+    PlaceRegistry::add(this);
+    return true;
+}
+
+// Runs in the waiting thread. No object with a destructor lives in this frame: cancellation
+// unwinds through it.
+void *LocalQueue::take_place(void *self) {
+    auto *queue = static_cast<LocalQueue *>(self);
+    struct flock range = slot_range(queue->slot_, F_WRLCK);
+    int rc;
+    do {
+        rc = ::fcntl(queue->place_fd_.get(), F_OFD_SETLKW, &range);
+    } while (rc != 0 && errno == EINTR);
+    queue->thread_error_.store(rc == 0 ? 0 : errno);
+    std::uint64_t one = 1;
+    ssize_t written = ::write(queue->ready_fd_.get(), &one, sizeof one);
+    (void)written;  // an eventfd write of 1 cannot fail short of a full counter
+    return nullptr;
+}
+
+bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {
+    if (head_ || !joined_) return head_;
+    struct pollfd ready = {ready_fd_.get(), POLLIN, 0};
+    int timeout = deadline.remaining_ms(slice_ms);
+    if (::poll(&ready, 1, timeout) <= 0) return false;  // slice over, deadline, or a signal
+    std::uint64_t count;
+    if (::read(ready_fd_.get(), &count, sizeof count) != sizeof count) return false;
+    stop_thread();
+    ready_fd_.reset();
+    // A queue that failed under us (ENOLCK, say) no longer orders anything: go on as the head,
+    // which waits the way an unqueued waiter does.
+    head_ = true;
+    return true;
+}
+
+void LocalQueue::stop_thread() {
+    if (!thread_running_) return;
+    ::pthread_cancel(thread_);  // harmless if it already ran to its end
+    ::pthread_join(thread_, nullptr);
+    thread_running_ = false;
+}
+
+void LocalQueue::leave() {
+    if (!joined_) return;
+    if (joined_pid_ != process::current_pid()) {
+        drop_inherited();  // not registered in this process: a copy the atfork handler missed
+        return;
+    }
+    PlaceRegistry::remove(this);
+    // Cancelling the thread withdraws its pending request; closing the descriptor then frees
+    // our byte, and the kernel hands it to the next waiter.
+    stop_thread();
+    place_fd_.reset();
+    ready_fd_.reset();
+    joined_ = head_ = false;
+}
+
+void LocalQueue::drop_inherited() {
+    // The thread is the parent's and does not exist here; the byte lock belongs to the open
+    // file description, which the parent keeps after we close our copy.
+    thread_running_ = false;
+    place_fd_.reset();
+    ready_fd_.reset();
+    joined_ = head_ = false;
+}
+
+}  // namespace nativelock::file

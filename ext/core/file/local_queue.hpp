@@ -1,0 +1,77 @@
+// A first-come-first-served queue of the processes of this host (and user) that wait for one
+// lock file, so that a release wakes one waiter instead of all of them, and a newcomer cannot
+// take the lock ahead of those already waiting.
+//
+// The queue is an OFD byte-range lock (F_OFD_SETLKW) on one byte of a per-user queue file, the
+// byte chosen by a hash of the lock path. Since Linux 4.20 the kernel keeps conflicting waiters
+// of a range in arrival order and wakes only the next one; a waiter that dies leaves the queue
+// with its file descriptor. The process that holds the byte is the queue's head: only it
+// watches the lock file. The queue decides order only, never ownership: the hard-link protocol
+// still decides who holds the lock, so a missing or misbehaving queue costs fairness, not safety.
+//
+// F_OFD_SETLKW has no timeout, and PHP must serve signals while it waits: the blocking call runs
+// in a short-lived thread of its own (all signals blocked, so PHP's handlers keep running in
+// the main thread), which reports through an eventfd and is cancelled when the wait ends early.
+#pragma once
+
+#include <pthread.h>
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "common/deadline.hpp"
+#include "common/fd.hpp"
+
+namespace nativelock::file {
+
+class LocalQueue {
+  public:
+    explicit LocalQueue(const std::string &lock_path);
+    LocalQueue(const LocalQueue &) = delete;
+    LocalQueue &operator=(const LocalQueue &) = delete;
+    ~LocalQueue() { leave(); }
+
+    // Whether some other process of this host is queued for this lock (one fcntl). A newcomer
+    // that finds waiters joins behind them instead of trying the lock.
+    bool others_waiting() const;
+
+    // Takes a place at the end of the queue. Returns false if the queue is unavailable (no
+    // queue file, no thread): the caller then waits as the head would, unqueued.
+    bool join();
+    // Whether this process has a place (a place inherited across fork is dropped here).
+    bool joined();
+    bool is_head() const { return head_; }
+
+    // Waits until this process is the head, a signal arrives, `slice_ms` passes, or the
+    // deadline; returns is_head().
+    bool wait_for_turn(const Deadline &deadline, int slice_ms);
+
+    // Gives the place up (the head's byte goes to the next waiter). Safe to call in any state;
+    // after fork the child only forgets the parent's place.
+    void leave();
+
+    // For tests: the byte this lock path queues on.
+    std::uint64_t slot() const { return slot_; }
+
+  private:
+    friend class PlaceRegistry;
+    static void *take_place(void *self);
+    void stop_thread();
+    // In a forked child: closes the inherited descriptors and forgets the place, leaving the
+    // parent's place (and thread) alone.
+    void drop_inherited();
+
+    std::uint64_t slot_;
+    bool joined_ = false;
+    bool head_ = false;
+    pid_t joined_pid_ = 0;
+    UniqueFd place_fd_;  // the open file description whose byte lock is our place
+    UniqueFd ready_fd_;  // eventfd the thread signals once the byte is ours
+    pthread_t thread_{};
+    bool thread_running_ = false;
+    std::atomic<int> thread_error_{0};  // errno of the thread's fcntl, for diagnostics
+};
+
+}  // namespace nativelock::file

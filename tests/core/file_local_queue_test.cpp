@@ -1,0 +1,280 @@
+// The host-local waiter queue of Filelock, with forked processes as the other waiters.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/process.hpp"
+#include "file/local_queue.hpp"
+#include "file/lock_file.hpp"
+#include "file/name.hpp"
+#include "file/record.hpp"
+#include "own_record.hpp"
+
+using namespace nativelock;
+using namespace nativelock::file;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Each test queues on a path of its own, so runs in parallel never share a slot.
+std::string unique_path(const char *what) {
+    return "/tmp/nl-queue-test-" + std::to_string(::getpid()) + "-" + what;
+}
+
+struct Pipe {
+    int fds[2];
+    Pipe() { EXPECT_EQ(::pipe(fds), 0); }
+    ~Pipe() {
+        ::close(fds[0]);
+        ::close(fds[1]);
+    }
+    void put(char c) { EXPECT_EQ(::write(fds[1], &c, 1), 1); }
+    // The next byte, or 0 if none arrives within `ms`.
+    char get(int ms) {
+        struct pollfd p = {fds[0], POLLIN, 0};
+        if (::poll(&p, 1, ms) != 1) return 0;
+        char c = 0;
+        return ::read(fds[0], &c, 1) == 1 ? c : 0;
+    }
+};
+
+int wait_child(pid_t pid) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
+}
+
+// A child that queues, reports 'j' once joined, and when it becomes the head reports its tag,
+// holds the head's place for `hold`, and leaves.
+pid_t spawn_waiter(const std::string &path, Pipe &events, char tag,
+                   std::chrono::milliseconds hold) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        LocalQueue queue(path);
+        if (!queue.join()) ::_exit(2);
+        events.put('j');
+        while (!queue.wait_for_turn(Deadline::never(), 1000)) {
+        }
+        events.put(tag);
+        std::this_thread::sleep_for(hold);
+        queue.leave();
+        ::_exit(0);
+    }
+    return pid;
+}
+
+TEST(LocalQueue, FirstComerIsHeadAtOnceAndIsSeenByOthers) {
+    const std::string path = unique_path("first");
+    LocalQueue queue(path), other(path);
+    EXPECT_FALSE(other.others_waiting());
+    ASSERT_TRUE(queue.join());
+    EXPECT_TRUE(queue.is_head());
+    EXPECT_TRUE(other.others_waiting());
+    queue.leave();
+    EXPECT_FALSE(queue.joined());
+    EXPECT_FALSE(other.others_waiting());
+}
+
+TEST(LocalQueue, DifferentLocksQueueOnDifferentSlots) {
+    LocalQueue a(unique_path("a")), b(unique_path("b"));
+    EXPECT_NE(a.slot(), b.slot());
+    ASSERT_TRUE(a.join());
+    EXPECT_FALSE(b.others_waiting());
+}
+
+TEST(LocalQueue, WaitersBecomeHeadInArrivalOrder) {
+    const std::string path = unique_path("fifo");
+    LocalQueue head(path);
+    ASSERT_TRUE(head.join());
+    ASSERT_TRUE(head.is_head());
+    Pipe events;
+    std::vector<pid_t> children;
+    for (char tag : {'1', '2', '3', '4'}) {
+        children.push_back(spawn_waiter(path, events, tag, 20ms));
+        ASSERT_EQ(events.get(5000), 'j');
+        // join() returns before its thread's request reaches the kernel: let it get there.
+        std::this_thread::sleep_for(50ms);
+    }
+    EXPECT_EQ(events.get(100), 0) << "a waiter became head while the head was in place";
+    head.leave();
+    std::string order;
+    for (int i = 0; i < 4; ++i) order += events.get(5000);
+    EXPECT_EQ(order, "1234");
+    for (pid_t c : children) EXPECT_EQ(wait_child(c), 0);
+}
+
+TEST(LocalQueue, AKilledWaiterLeavesTheQueue) {
+    const std::string path = unique_path("killed");
+    LocalQueue head(path);
+    ASSERT_TRUE(head.join());
+    Pipe events;
+    pid_t doomed = spawn_waiter(path, events, 'd', 0ms);
+    ASSERT_EQ(events.get(5000), 'j');
+    std::this_thread::sleep_for(50ms);
+    pid_t next = spawn_waiter(path, events, 'n', 0ms);
+    ASSERT_EQ(events.get(5000), 'j');
+    std::this_thread::sleep_for(50ms);
+    ::kill(doomed, SIGKILL);
+    EXPECT_EQ(wait_child(doomed), 100 + SIGKILL);
+    auto start = std::chrono::steady_clock::now();
+    head.leave();
+    EXPECT_EQ(events.get(5000), 'n');
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+    EXPECT_EQ(wait_child(next), 0);
+}
+
+TEST(LocalQueue, ADeadHeadPassesItsPlaceOn) {
+    const std::string path = unique_path("deadhead");
+    Pipe events;
+    pid_t first = spawn_waiter(path, events, 'f', std::chrono::milliseconds(60000));
+    ASSERT_EQ(events.get(5000), 'j');
+    ASSERT_EQ(events.get(5000), 'f');  // head at once, then holds its place for a minute
+    LocalQueue second(path);
+    ASSERT_TRUE(second.join());
+    EXPECT_FALSE(second.is_head());
+    ::kill(first, SIGKILL);
+    EXPECT_TRUE(second.wait_for_turn(Deadline::after(5), 5000));
+    EXPECT_EQ(wait_child(first), 100 + SIGKILL);
+}
+
+TEST(LocalQueue, WaitingEndsAtTheDeadlineAndTheSliceWithoutThePlace) {
+    const std::string path = unique_path("deadline");
+    LocalQueue head(path), waiter(path);
+    ASSERT_TRUE(head.join());
+    ASSERT_TRUE(waiter.join());
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(waiter.wait_for_turn(Deadline::after(0.2), 10000));
+    auto waited = std::chrono::steady_clock::now() - start;
+    EXPECT_GE(waited, 150ms);
+    EXPECT_LT(waited, 3s);
+    start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(waiter.wait_for_turn(Deadline::never(), 100));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+    EXPECT_TRUE(waiter.joined());
+    // A waiter that leaves before its turn withdraws its request: the head's successor is
+    // whoever queued next, and the waiter's thread is gone.
+    waiter.leave();
+    LocalQueue late(path);
+    ASSERT_TRUE(late.join());
+    head.leave();
+    EXPECT_TRUE(late.wait_for_turn(Deadline::after(5), 5000));
+}
+
+void on_alarm(int) {}
+
+TEST(LocalQueue, ASignalEndsTheWaitForTheCallerToLookAtIt) {
+    const std::string path = unique_path("signal");
+    LocalQueue head(path), waiter(path);
+    ASSERT_TRUE(head.join());
+    ASSERT_TRUE(waiter.join());
+    struct sigaction action {
+    }, previous{};
+    action.sa_handler = on_alarm;
+    action.sa_flags = SA_RESTART;  // as PHP installs its handlers: poll() is interrupted anyway
+    ::sigaction(SIGALRM, &action, &previous);
+    ::alarm(1);
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(waiter.wait_for_turn(Deadline::after(30), 30000));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+    ::sigaction(SIGALRM, &previous, nullptr);
+}
+
+TEST(LocalQueue, AForkedChildForgetsItsParentsPlace) {
+    const std::string path = unique_path("fork");
+    LocalQueue head(path), waiter(path);
+    ASSERT_TRUE(head.join());
+    ASSERT_TRUE(waiter.join());
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        // The child's copies: neither is in the queue, and leaving (the destructors) must not
+        // take the parent's places away.
+        bool ok = !head.joined() && !waiter.joined() && !head.is_head() && head.others_waiting();
+        ::_exit(ok ? 0 : 1);
+    }
+    EXPECT_EQ(wait_child(pid), 0);
+    EXPECT_TRUE(head.joined());
+    EXPECT_TRUE(head.is_head());
+    LocalQueue probe(path);
+    EXPECT_TRUE(probe.others_waiting());
+    head.leave();
+    EXPECT_TRUE(waiter.wait_for_turn(Deadline::after(5), 5000));
+}
+
+class FileLockQueueTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/nl-core-queue-XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        dir_ = tmpl;
+        path_ = lock_file_path(dir_ + "/", "queued lock");
+    }
+    void TearDown() override { std::system(("rm -rf '" + dir_ + "'").c_str()); }
+
+    static std::string record() { return test_support::own_record("queued lock"); }
+
+    std::string dir_, path_;
+};
+
+// The barging that starved waiters: a holder that releases and asks again at once must queue
+// behind the process already waiting, not take the lock back before the waiter wakes.
+TEST_F(FileLockQueueTest, ARelockingHolderQueuesBehindTheWaiter) {
+    LockFile holder(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    Pipe events;
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        LockFile waiter(path_);
+        events.put('j');
+        WaitResult r = waiter.acquire(record(), Deadline::after(20), nullptr);
+        events.put(r.status == Status::Acquired ? 'w' : 'x');
+        std::this_thread::sleep_for(100ms);
+        waiter.release();
+        ::_exit(0);
+    }
+    ASSERT_EQ(events.get(5000), 'j');
+    std::this_thread::sleep_for(200ms);  // the waiter is queued, watching the lock file
+    ASSERT_TRUE(holder.release());
+    WaitResult again = holder.acquire(record(), Deadline::after(20), nullptr);
+    ASSERT_EQ(again.status, Status::Acquired);
+    // By the time we hold it again, the waiter has had it.
+    EXPECT_EQ(events.get(0), 'w');
+    holder.release();
+    EXPECT_EQ(wait_child(pid), 0);
+}
+
+TEST_F(FileLockQueueTest, AnInterruptedWaitKeepsItsPlaceUntilAbandoned) {
+    LockFile holder(path_), waiter(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    int calls = 0;
+    WaitResult r = waiter.acquire(record(), Deadline::after(5), [&] { return ++calls >= 1; });
+    EXPECT_TRUE(r.interrupted);
+    LocalQueue probe(path_);
+    EXPECT_TRUE(probe.others_waiting()) << "the interrupted waiter gave its place up";
+    waiter.abandon_wait();
+    EXPECT_FALSE(probe.others_waiting());
+    holder.release();
+}
+
+TEST_F(FileLockQueueTest, ZeroTimeoutStillTriesOnceWithWaitersQueued) {
+    LockFile trier(path_);
+    LocalQueue someone(path_);
+    ASSERT_TRUE(someone.join());  // a queue with a head, and the lock free
+    WaitResult r = trier.acquire(record(), Deadline::after(0), nullptr);
+    EXPECT_EQ(r.status, Status::Acquired);
+    trier.release();
+    LocalQueue probe(path_);
+    someone.leave();
+    EXPECT_FALSE(probe.others_waiting()) << "the trier left a place behind";
+}
+
+}  // namespace
