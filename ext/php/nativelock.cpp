@@ -30,6 +30,28 @@ ZEND_INI_MH(OnUpdateTimeout) {
     return OnUpdateReal(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
 }
 
+// A day: longer is no pool limit worth the name, and keeps the conversion to the clock exact.
+constexpr double kMaxPoolIdleSeconds = 86400;
+
+// A whole number of seconds or a fraction, from 0 (close at request end) to a day. Text that is
+// not a number is refused rather than read as 0, which would quietly disable pooling.
+ZEND_INI_MH(OnUpdatePoolIdleTimeout) {
+    const char *text = ZSTR_VAL(new_value);
+    const char *end = nullptr;
+    double value = zend_strtod(text, &end);  // skips leading blanks
+    bool is_a_number = end != text;
+    while (*end == ' ' || *end == '\t') ++end;
+    bool whole_text_is_a_number = is_a_number && end == text + ZSTR_LEN(new_value);
+    if (!whole_text_is_a_number || !(value >= 0) || !(value <= kMaxPoolIdleSeconds)) {
+        php_error_docref(nullptr, E_WARNING,
+                         "%s must be a number of seconds in [0, 86400] (0: pooled connections "
+                         "are closed at the end of every request), \"%s\" given",
+                         ZSTR_VAL(entry->name), ZSTR_VAL(new_value));
+        return FAILURE;
+    }
+    return OnUpdateReal(entry, new_value, mh_arg1, mh_arg2, mh_arg3, stage);
+}
+
 ZEND_INI_MH(OnUpdateSharedLockDriver) {
     if (!zend_string_equals_literal(new_value, "native") &&
         !zend_string_equals_literal(new_value, "pdo")) {
@@ -58,7 +80,23 @@ STD_PHP_INI_ENTRY("nativelock.mysql_read_timeout", "30", PHP_INI_ALL, OnUpdateTi
                   mysql_read_timeout, zend_nativelock_globals, nativelock_globals)
 STD_PHP_INI_ENTRY("nativelock.sharedlock_driver", "native", PHP_INI_ALL, OnUpdateSharedLockDriver,
                   sharedlock_driver, zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_ENTRY("nativelock.pool_idle_timeout", "60", PHP_INI_ALL, OnUpdatePoolIdleTimeout,
+                  pool_idle_timeout, zend_nativelock_globals, nativelock_globals)
 PHP_INI_END()
+
+std::chrono::steady_clock::duration nativelock::php::pool_idle_timeout() {
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(NATIVELOCK_G(pool_idle_timeout)));
+}
+
+void nativelock::php::print_pool_row(const char *label, std::size_t open, std::size_t opened,
+                                     std::size_t closed_idle) {
+    char text[160];
+    snprintf(text, sizeof text,
+             "%zu open, %zu opened in this process, %zu closed idle (idle timeout %g s)", open,
+             opened, closed_idle, NATIVELOCK_G(pool_idle_timeout));
+    php_info_print_table_row(2, label, text);
+}
 
 static PHP_GINIT_FUNCTION(nativelock) {
 #if defined(COMPILE_DL_NATIVELOCK) && defined(ZTS)
@@ -100,7 +138,8 @@ static PHP_RINIT_FUNCTION(nativelock) {
 
 // Runs after a normal end, exit(), an uncaught exception and fatal errors alike, before the
 // object store is freed: every lock still held by this request is released here, and only
-// then may pooled connections be handed to the next request.
+// then may pooled connections be handed to the next request. The class hooks then close the
+// pooled connections that stood unused for nativelock.pool_idle_timeout.
 static PHP_RSHUTDOWN_FUNCTION(nativelock) {
     (void)type;
     (void)module_number;

@@ -6,6 +6,9 @@ extern "C" {
 #include "php.h"
 }
 
+#include <chrono>
+#include <cstddef>
+
 #define PHP_NATIVELOCK_VERSION "0.1.0"
 
 extern zend_module_entry nativelock_module_entry;
@@ -28,6 +31,8 @@ double redis_read_timeout;
 double mysql_connect_timeout;
 double mysql_read_timeout;
 char *sharedlock_driver;
+// Seconds a pooled connection may stand unused (0: none is kept past the request's end).
+double pool_idle_timeout;
 // Held locks of this request, released at request end (see request_registry.h).
 nativelock::php::RegistryEntry *held_locks;
 // SharedLock: this request's state, and this process's pool of native sessions (kept across
@@ -65,5 +70,13 @@ void nativelock_sharedlock_minit(int module_number);
 void nativelock_sharedlock_rshutdown();
 void nativelock_sharedlock_gshutdown(zend_nativelock_globals *globals);
 void nativelock_sharedlock_minfo();
+
+namespace nativelock::php {
+// nativelock.pool_idle_timeout as the pools take it (checked when set: no overflow here).
+std::chrono::steady_clock::duration pool_idle_timeout();
+// A phpinfo() row for one pool: its size, what it opened and closed as idle, the idle timeout.
+void print_pool_row(const char *label, std::size_t open, std::size_t opened,
+                    std::size_t closed_idle);
+}  // namespace nativelock::php
 
 #endif

@@ -80,6 +80,9 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         bool got;
         if (budget > 0) {
             auto deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
+            // The command connection is not closed as idle while the wait lasts, however long:
+            // a signal handler's own locks sweep the pool too. (The wait keeps its subscriber.)
+            redis::Pool::Pin command_connection_in_use = redislock_globals().pool.pin(*params);
             redis::AcquireWait wait(*params, std::string(key), value, ttl,
                                     &redislock_globals().subscribers);
             // A handler may fork: the child must not go on with the parent's value (both would
@@ -126,6 +129,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         }
         if (!got) return LockOutcome::NotAcquired;
         state = &state_of(object);
+        state->connection_in_use = redislock_globals().pool.pin(*params);
         state->held = true;
         state->value = std::move(value);
         state->pid = process::current_pid();
@@ -387,24 +391,20 @@ void nativelock_redislock_minit(int) {
 
 void nativelock_redislock_rshutdown() {
     // Held locks were released by the registry drain just before; only the request's
-    // configuration is forgotten. Pooled connections stay for the next request.
-    if (RedisLockGlobals *globals = NATIVELOCK_G(redislock)) {
-        globals->params.reset();
-        globals->failed_at_shutdown.clear();
+    // configuration is forgotten. Pooled connections stay for the next request, unless they
+    // stood unused for nativelock.pool_idle_timeout (all of them with 0).
+    if (NATIVELOCK_G(redislock)) {
+        RedisLockGlobals &globals = redislock_globals();
+        globals.params.reset();
+        globals.failed_at_shutdown.clear();
+        globals.pool.close_idle();
+        globals.subscribers.close_idle();
     }
 }
 
 void nativelock_redislock_minfo() {
     // Without allocating: phpinfo() does not open the pool.
     RedisLockGlobals *globals = NATIVELOCK_G(redislock);
-    char pooled[64];
-    snprintf(pooled, sizeof pooled, "%zu open, %zu opened in this process",
-             globals ? globals->pool.size() : static_cast<size_t>(0),
-             globals ? globals->pool.opened() : static_cast<size_t>(0));
-    char woken_on[64];
-    snprintf(woken_on, sizeof woken_on, "%zu open, %zu opened in this process",
-             globals ? globals->subscribers.size() : static_cast<size_t>(0),
-             globals ? globals->subscribers.opened() : static_cast<size_t>(0));
     char hiredis[64];
     snprintf(hiredis, sizeof hiredis, "hiredis %d.%d.%d (no TLS)", HIREDIS_MAJOR, HIREDIS_MINOR,
              HIREDIS_PATCH);
@@ -414,7 +414,11 @@ void nativelock_redislock_minfo() {
     php_info_print_table_row(2, "RedisLock protocol",
                              "SET NX EX; waiters queue FIFO, a release hands the lock to the "
                              "oldest live waiter and wakes only it");
-    php_info_print_table_row(2, "RedisLock pooled connections", pooled);
-    php_info_print_table_row(2, "RedisLock wake-up (subscriber) connections", woken_on);
+    print_pool_row("RedisLock pooled connections", globals ? globals->pool.size() : 0,
+                   globals ? globals->pool.opened() : 0, globals ? globals->pool.closed_idle() : 0);
+    print_pool_row("RedisLock wake-up (subscriber) connections",
+                   globals ? globals->subscribers.size() : 0,
+                   globals ? globals->subscribers.opened() : 0,
+                   globals ? globals->subscribers.closed_idle() : 0);
     php_info_print_table_end();
 }

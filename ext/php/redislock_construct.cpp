@@ -84,7 +84,7 @@ void construct(zend_object *object, zval *name, zval *timeout, zval *fail_behavi
         } catch (...) {
         }
         if (untrack(state)) GC_DELREF(object);
-        state.held = false;
+        mark_not_held(state);
     }
     zend_string *value_str = nullptr;
     PendingError error;

@@ -15,6 +15,9 @@ namespace nativelock::php {
 RedisLockGlobals &redislock_globals() {
     auto *&globals = NATIVELOCK_G(redislock);
     if (!globals) globals = new RedisLockGlobals();
+    const auto idle_timeout = pool_idle_timeout();
+    globals->pool.set_idle_timeout(idle_timeout);
+    globals->subscribers.set_idle_timeout(idle_timeout);
     return *globals;
 }
 
@@ -49,7 +52,7 @@ void release_key_and_reference_at_request_end(RegistryEntry *entry) noexcept {
     } catch (...) {
         // Nothing to report to at request end; the key expires at its TTL.
     }
-    state.held = false;
+    mark_not_held(state);
     // The registry's reference. Released, not just decremented: the object store only calls
     // free_obj on objects still alive after RSHUTDOWN and never frees their memory (PHP shows
     // them as leaks; valgrind found them). No user destructor can run here: by RSHUTDOWN every
@@ -99,12 +102,12 @@ void release_key(LockState &state) {
     if (!state.held) return;
     if (state.pid != process::current_pid()) {
         // Taken by the parent before fork(): the child never releases it.
-        state.held = false;
+        mark_not_held(state);
         return;
     }
     auto &conn = redislock_globals().pool.get(*state.params);
     redis::release(conn, state.key, state.value);
-    state.held = false;
+    mark_not_held(state);
 }
 
 void track(zend_object *object) {

@@ -24,7 +24,9 @@
 
 namespace nativelock::php {
 
-// NATIVELOCK_G(redislock): allocated on first use (never in MINIT), freed in GSHUTDOWN.
+// NATIVELOCK_G(redislock): allocated on first use (never in MINIT), freed in GSHUTDOWN. Every
+// access through redislock_globals() gives the pools the current nativelock.pool_idle_timeout
+// (ini_set() may change it at any time).
 struct RedisLockGlobals {
     // Connections kept across the requests of this worker.
     redis::Pool pool;
@@ -60,6 +62,9 @@ struct LockState {
     pid_t pid = 0;
     std::string key;
     std::shared_ptr<const redis::ConnectionParams> params;
+    // While held: the pooled connection the lock is refreshed and released on is not closed
+    // for being idle.
+    redis::Pool::Pin connection_in_use;
     // Linked (and holding a reference to the object) while held, so that a lock nobody
     // stores stays held until release(), releaseAllCurrentlyHeldLocks() or request end, like
     // the original; locks that are not held are not retained.
@@ -69,6 +74,12 @@ using LockObject = NativeObject<LockState>;
 
 inline LockState &state_of(zend_object *object) {
     return LockObject::state_of(object);
+}
+
+// The lock is no longer held by this object (released, given up, or its parent's after fork).
+inline void mark_not_held(LockState &state) noexcept {
+    state.held = false;
+    state.connection_in_use.reset();
 }
 
 // create_object and the handlers (set up in MINIT).

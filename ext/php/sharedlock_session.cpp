@@ -42,10 +42,15 @@ Pool &the_pool() {
     if (!pool) pool = new Pool();
     if (pool->pid != nativelock::process::current_pid()) {
         // Forked: the inherited sessions are the parent's. disconnect() sends nothing on them.
-        pool->sessions.clear();
+        pool->sessions.drop_all();
         pool->pid = nativelock::process::current_pid();
-        if (RequestState *state = request_state_if_any()) state->native = nullptr;
+        if (RequestState *state = request_state_if_any()) {
+            state->native = nullptr;
+            state->native_in_use.reset();
+        }
     }
+    // ini_set() may have changed it since the last call.
+    pool->sessions.set_idle_timeout(pool_idle_timeout());
     return *pool;
 }
 
@@ -156,14 +161,19 @@ core::Session &session() {
         return *s.pdo_session;
     }
     Pool &p = the_pool();
+    const auto now = Pool::Sessions::Clock::now();
     if (!s.native) {
         std::string key = s.params.key();
-        auto found = p.sessions.find(key);
-        if (found == p.sessions.end()) {
-            found = p.sessions.emplace(key, std::make_unique<core::NativeSession>(s.params)).first;
-        }
-        s.native = found->second.get();
+        core::NativeSession *native = p.sessions.find(key, now);
+        if (!native)
+            native = &p.sessions.add(key, std::make_unique<core::NativeSession>(s.params), now);
+        s.native_in_use = p.sessions.pin(key);
+        s.native = native;
     }
+    // On every statement, not only when the session is chosen: a CLI worker that switched
+    // configurations once runs in one request for good, and must still close the session it
+    // left. Ours is pinned.
+    p.sessions.close_idle_on_access(now);
     s.native->ensure_connected();
     return *s.native;
 }
@@ -182,6 +192,7 @@ void release_before_switch() {
     zval_ptr_dtor(&s.side_pdo);
     ZVAL_UNDEF(&s.side_pdo);
     s.native = nullptr;
+    s.native_in_use.reset();
 }
 
 namespace {
@@ -237,6 +248,9 @@ void nativelock_sharedlock_rshutdown() {
     }
     drop_previous();
     drop_deferred_throwable();
+    // The request let go of its session above: sessions unused for nativelock.pool_idle_timeout
+    // (all with 0) close now. Through the_pool(), which drops a forked child's inherited ones.
+    if (NATIVELOCK_G(sharedlock_pool)) the_pool().sessions.close_idle();
 }
 
 // Per thread under ZTS, after MSHUTDOWN under NTS: the pool's sessions close here.
@@ -251,10 +265,10 @@ void nativelock_sharedlock_minfo() {
                              "native (MariaDB Connector/C, pooled per worker), pdo");
     php_info_print_table_row(2, "SharedLock driver (nativelock.sharedlock_driver)",
                              NATIVELOCK_G(sharedlock_driver));
-    char count[32];
-    snprintf(count, sizeof count, "%zu",
-             NATIVELOCK_G(sharedlock_pool) ? NATIVELOCK_G(sharedlock_pool)->sessions.size()
-                                           : static_cast<size_t>(0));
-    php_info_print_table_row(2, "SharedLock pooled native sessions", count);
+    // Without allocating: phpinfo() does not open the pool.
+    const Pool *pool = NATIVELOCK_G(sharedlock_pool);
+    nativelock::php::print_pool_row(
+        "SharedLock pooled native sessions", pool ? pool->sessions.size() : 0,
+        pool ? pool->sessions.opened() : 0, pool ? pool->sessions.closed_idle() : 0);
     php_info_print_table_end();
 }

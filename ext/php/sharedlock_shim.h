@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/idle_pool.hpp"
 #include "mysql/native_session.hpp"
 #include "mysql/protocol.hpp"
 #include "mysql/session.hpp"
@@ -94,10 +95,12 @@ class PdoSession : public nativelock::mysql::Session {
     HashTable statements_;
 };
 
-// Native sessions of this process, reused across requests, keyed by connection parameters.
+// Native sessions of this process, reused across requests, keyed by connection parameters, and
+// closed after standing unused for nativelock.pool_idle_timeout.
 struct Pool {
+    using Sessions = nativelock::IdlePool<nativelock::mysql::NativeSession>;
     pid_t pid = 0;
-    std::map<std::string, std::unique_ptr<nativelock::mysql::NativeSession>> sessions;
+    Sessions sessions;
 };
 
 // A lock this request holds, with the native session generation it was taken in (0 on a PDO):
@@ -125,6 +128,9 @@ struct RequestState {
     // Native driver: getConnection()'s separate PDO.
     zval side_pdo;
     nativelock::mysql::NativeSession *native = nullptr;
+    // Keeps `native` open while this request may use it: the locks held on it live in that
+    // session, and a sweep of the pool must neither end them nor leave `native` dangling.
+    Pool::Sessions::Pin native_in_use;
     // Locks taken in this request and still held, with the session they belong to.
     std::vector<HeldLock> held;
     bool held_via_pdo = false;

@@ -496,3 +496,123 @@ TEST(RedisConnection, RefusedNamesHostAndPort) {
         EXPECT_NE(std::string(e.what()).find("127.0.0.1:1"), std::string::npos) << e.what();
     }
 }
+
+// ---- idle connections (issue 14) ----------------------------------------------------------
+// Times are passed to the pools: "an hour later" needs no waiting, and nothing depends on the
+// machine's speed. What counts is seen from the server: the connection is gone from CLIENT LIST.
+
+namespace {
+
+using namespace std::chrono_literals;
+
+long long client_id(Connection &c) {
+    return reply_integer(c.command({"CLIENT", "ID"}).get());
+}
+
+bool client_listed(Connection &observer, long long id) {
+    Reply list = observer.command({"CLIENT", "LIST"});
+    std::string needle = "id=" + std::to_string(id) + " ";
+    std::string_view text = reply_string(list.get());
+    return text.substr(0, needle.size()) == needle ||
+           text.find("\n" + needle) != std::string_view::npos;
+}
+
+// The server notices a closed socket on its next event-loop turn: allow it a generous moment.
+bool client_gone(Connection &observer, long long id) {
+    for (int i = 0; i < 500 && client_listed(observer, id); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return !client_listed(observer, id);
+}
+
+long long channel_subscribers(Connection &observer, const std::string &channel) {
+    Reply r = observer.command({"PUBSUB", "NUMSUB", channel});
+    return reply_integer(reply_element(r.get(), 1));
+}
+
+}  // namespace
+
+TEST_F(RedisLockTest, PoolClosesConnectionsIdlePastTheTimeoutOnAccessAndAtRequestEnd) {
+    Pool pool;
+    pool.set_idle_timeout(30s);
+    ConnectionParams db0 = server();
+    ConnectionParams db1 = server();
+    db1.database = 1;  // another pool key on the same server
+    const auto t0 = Pool::Clock::now();
+    long long id0 = client_id(pool.get(db0, t0));
+    long long id1 = client_id(pool.get(db1, t0 + 20s));
+    EXPECT_EQ(pool.size(), 2u);  // db0 was idle 20 s then: kept
+    // 40 s in, db0 stood unused past the timeout: the next access (to db1) closes it.
+    Connection &again = pool.get(db1, t0 + 40s);
+    EXPECT_EQ(client_id(again), id1);
+    EXPECT_EQ(pool.size(), 1u);
+    EXPECT_EQ(pool.closed_idle(), 1u);
+    EXPECT_TRUE(client_gone(*conn_, id0));
+    EXPECT_TRUE(client_listed(*conn_, id1));
+    // At request end, db1 (last used 40 s in) is closed once it too stood unused for 30 s.
+    EXPECT_EQ(pool.close_idle(t0 + 60s), 0u);
+    EXPECT_EQ(pool.close_idle(t0 + 71s), 1u);
+    EXPECT_EQ(pool.size(), 0u);
+    EXPECT_EQ(pool.opened(), 2u);
+    EXPECT_EQ(pool.closed_idle(), 2u);
+    EXPECT_TRUE(client_gone(*conn_, id1));
+    // The next use opens a new connection.
+    EXPECT_NE(client_id(pool.get(db0)), id0);
+    EXPECT_EQ(pool.opened(), 3u);
+}
+
+TEST_F(RedisLockTest, PoolKeepsAConnectionPinnedByAHeldLockHoweverLongItIdles) {
+    Pool pool;
+    pool.set_idle_timeout(1s);
+    Connection &held_on = pool.get(server());
+    long long id = client_id(held_on);
+    ConnectionParams other = server();
+    other.database = 1;
+    {
+        Pool::Pin held = pool.pin(server());
+        EXPECT_EQ(pool.close_idle(Pool::Clock::now() + 1h), 0u);
+        pool.get(other, Pool::Clock::now() + 1h);  // the sweep on access spares it too
+        EXPECT_EQ(pool.size(), 2u);
+        EXPECT_TRUE(reply_is_status(held_on.command({"PING"}).get(), "PONG"));
+    }
+    // Released: idle from now on like any other.
+    EXPECT_EQ(pool.close_idle(Pool::Clock::now() + 2h), 2u);
+    EXPECT_TRUE(client_gone(*conn_, id));
+}
+
+TEST_F(RedisLockTest, AWaitKeepsItsSubscriberOpenUntilItEnds) {
+    SubscriberPool subscribers;
+    subscribers.set_idle_timeout(1s);
+    Connection wc(server());
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    std::string channel;
+    {
+        AcquireWait wait(server(), key_, "waiter", 20, &subscribers);
+        const auto deadline = Deadline::after(10);
+        // Interrupted once queued (a pending signal handler): the wait is in progress, as when
+        // a handler's own lock() sweeps the pools.
+        auto queued = [this] { return queue_length(*conn_, key_) > 0; };
+        ASSERT_EQ(wait.wait(wc, deadline, queued), WaitOutcome::Interrupted);
+        Reply members = conn_->command({"ZRANGE", queue_key(key_), "0", "-1"});
+        ASSERT_EQ(reply_elements(members.get()), 1u);
+        std::string member(reply_string(reply_element(members.get(), 0)));
+        channel = member.substr(member.find('|') + 1);
+        channel = channel.substr(0, channel.find('|'));
+        ASSERT_EQ(channel_subscribers(*conn_, channel), 1);
+
+        EXPECT_EQ(subscribers.close_idle(SubscriberPool::Clock::now() + 1h), 0u);
+        EXPECT_EQ(subscribers.size(), 1u);
+        EXPECT_EQ(channel_subscribers(*conn_, channel), 1);
+        // The wait goes on with the same subscriber (none is opened again) and is handed the
+        // lock.
+        EXPECT_TRUE(release(*conn_, key_, "holder"));
+        EXPECT_EQ(wait.wait(wc, deadline, nullptr), WaitOutcome::Acquired);
+        EXPECT_EQ(subscribers.opened(), 1u);
+        EXPECT_TRUE(release(wc, key_, "waiter"));
+    }
+    // The wait is over: its subscriber idles like any other connection.
+    EXPECT_EQ(subscribers.close_idle(SubscriberPool::Clock::now() + 1h), 1u);
+    EXPECT_EQ(subscribers.closed_idle(), 1u);
+    for (int i = 0; i < 500 && channel_subscribers(*conn_, channel) > 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(channel_subscribers(*conn_, channel), 0);
+}

@@ -208,40 +208,45 @@ bool is_held(Connection &conn, std::string_view key, std::string_view value) {
 
 Subscriber *SubscriberPool::get(const ConnectionParams &params,
                                 const std::function<bool()> &interrupted) {
-    Subscriber &sub = subscribers_[params.pool_key()];
-    if (sub.conn && (sub.conn->owner_pid() != process::current_pid() || !sub.conn->healthy())) {
+    const std::string &key = params.pool_key();
+    const auto now = Clock::now();
+    Subscriber *sub = subscribers_.find(key, now);  // first: now it counts as used
+    subscribers_.close_idle_on_access(now);
+    if (sub && (sub->conn->owner_pid() != process::current_pid() || !sub->conn->healthy())) {
         // Inherited across fork (the parent's subscription is not ours to read; the socket is
         // closed without a word) or broken.
-        sub = Subscriber();
+        subscribers_.drop(key);
+        sub = nullptr;
     }
-    if (!sub.conn) {
-        sub.conn = std::make_unique<Connection>(params);
-        ++opened_;
-        sub.channel = "nativelock:wake:" + random::hex_token(12);
-        sub.conn->send({"SUBSCRIBE", sub.channel});
-        sub.subscribe_until = Deadline::after(std::max(0.001, params.read_timeout));
+    if (!sub) {
+        auto fresh = std::make_unique<Subscriber>();
+        fresh->conn = std::make_unique<Connection>(params);
+        fresh->channel = "nativelock:wake:" + random::hex_token(12);
+        sub = &subscribers_.add(key, std::move(fresh), now);
+        sub->conn->send({"SUBSCRIBE", sub->channel});
+        sub->subscribe_until = Deadline::after(std::max(0.001, params.read_timeout));
     }
-    sub.conn->set_read_timeout(params.read_timeout);
-    while (!sub.subscribed) {
-        Reply r = sub.conn->buffered_reply();
+    sub->conn->set_read_timeout(params.read_timeout);
+    while (!sub->subscribed) {
+        Reply r = sub->conn->buffered_reply();
         if (r) {
-            if (is_subscribe_ack(r.get())) sub.subscribed = true;
+            if (is_subscribe_ack(r.get())) sub->subscribed = true;
             // Refused (an ACL without pub/sub, a proxy): no use waiting for an ack.
             if (reply_is_error(r.get()))
-                sub.conn->fail("SUBSCRIBE refused: " + std::string(reply_string(r.get())));
+                sub->conn->fail("SUBSCRIBE refused: " + std::string(reply_string(r.get())));
             continue;
         }
-        int left = sub.subscribe_until->remaining_ms(1 << 30);
-        ReadResult read = left > 0 ? sub.conn->read_some(left, interrupted) : ReadResult::Timeout;
+        int left = sub->subscribe_until->remaining_ms(1 << 30);
+        ReadResult read = left > 0 ? sub->conn->read_some(left, interrupted) : ReadResult::Timeout;
         if (read == ReadResult::Interrupted) return nullptr;
         if (read == ReadResult::Timeout)
-            sub.conn->fail("no reply to SUBSCRIBE within the read timeout");
+            sub->conn->fail("no reply to SUBSCRIBE within the read timeout");
     }
-    return &sub;
+    return sub;
 }
 
 void SubscriberPool::drop(const ConnectionParams &params) {
-    subscribers_.erase(params.pool_key());
+    subscribers_.drop(params.pool_key());
 }
 
 AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::string value,
@@ -254,7 +259,8 @@ AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::s
       queue_(queue_key(key_)),
       alive_(alive_key(key_)),
       own_subscribers_(subscribers ? nullptr : std::make_unique<SubscriberPool>()),
-      subscribers_(subscribers ? subscribers : own_subscribers_.get()) {}
+      subscribers_(subscribers ? subscribers : own_subscribers_.get()),
+      subscriber_in_use_(subscribers_->pin(params_)) {}
 
 bool AcquireWait::leave_queue_keeping(Connection &conn) {
     if (!queued_) return false;

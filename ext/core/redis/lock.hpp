@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "common/deadline.hpp"
+#include "common/idle_pool.hpp"
 #include "redis/connection.hpp"
 #include "redis/params.hpp"
 
@@ -93,18 +94,31 @@ struct Subscriber {
 
 class SubscriberPool {
   public:
+    using Clock = IdlePool<Subscriber>::Clock;
+    // Keeps a subscriber open while a wait uses it (see IdlePool::Pin).
+    using Pin = IdlePool<Subscriber>::Pin;
+
     // The subscriber for these parameters, subscribed; nullptr when `interrupted` said so before
     // the subscription was confirmed (call again to go on). A broken one, or one inherited
-    // across fork, is replaced. Throws ConnectionError.
+    // across fork, is replaced; other subscribers idle past the timeout are closed.
+    // Throws ConnectionError.
     Subscriber *get(const ConnectionParams &params, const std::function<bool()> &interrupted);
     // Forgets a subscriber whose connection failed.
     void drop(const ConnectionParams &params);
+    Pin pin(const ConnectionParams &params) { return subscribers_.pin(params.pool_key()); }
+
+    void set_idle_timeout(Clock::duration timeout) { subscribers_.set_idle_timeout(timeout); }
+    // At request end: closes the unpinned subscribers idle for the timeout (all with zero).
+    std::size_t close_idle(Clock::time_point now = Clock::now()) {
+        return subscribers_.close_idle(now);
+    }
+
     std::size_t size() const { return subscribers_.size(); }
-    std::size_t opened() const { return opened_; }
+    std::size_t opened() const { return subscribers_.opened(); }
+    std::size_t closed_idle() const { return subscribers_.closed_idle(); }
 
   private:
-    std::unordered_map<std::string, Subscriber> subscribers_;
-    std::size_t opened_ = 0;
+    IdlePool<Subscriber> subscribers_;
 };
 
 // Acquires, waiting until `deadline` if the key is taken. The first attempt is a plain SET NX
@@ -145,6 +159,9 @@ class AcquireWait {
     std::string alive_;
     std::unique_ptr<SubscriberPool> own_subscribers_;
     SubscriberPool *subscribers_;
+    // The subscriber is ours for the whole wait, also while `interrupted` handed control back:
+    // a signal handler's own lock() sweeps the same pool.
+    SubscriberPool::Pin subscriber_in_use_;
     std::string member_;  // "<ttl>|<wake channel>|<value>": what a release needs to hand over
     std::string ticket_;  // our place: arrival time on the server's clock, kept across polls
     bool queued_ = false;

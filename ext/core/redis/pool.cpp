@@ -1,23 +1,22 @@
 #include "redis/pool.hpp"
 
+#include <memory>
+
 namespace nativelock::redis {
 
-Connection &Pool::get(const ConnectionParams &params) {
+Connection &Pool::get(const ConnectionParams &params, Clock::time_point now) {
     const std::string &key = params.pool_key();
-    auto it = connections_.find(key);
-    if (it != connections_.end()) {
-        if (it->second->reusable()) {
-            it->second->set_read_timeout(params.read_timeout);
-            return *it->second;
+    Connection *pooled = connections_.find(key, now);  // first: now it counts as used
+    connections_.close_idle_on_access(now);
+    if (pooled) {
+        if (pooled->reusable()) {
+            pooled->set_read_timeout(params.read_timeout);
+            return *pooled;
         }
         // Broken, closed by the server, or inherited across fork: dropped without a word.
-        connections_.erase(it);
+        connections_.drop(key);
     }
-    auto connection = std::make_unique<Connection>(params);
-    ++opened_;
-    Connection &ref = *connection;
-    connections_[key] = std::move(connection);
-    return ref;
+    return connections_.add(key, std::make_unique<Connection>(params), now);
 }
 
 }  // namespace nativelock::redis

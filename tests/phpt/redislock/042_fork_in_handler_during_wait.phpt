@@ -63,4 +63,4 @@ bool(true)
 bool(true)
 acquired after the holder
 2 connections of the parent after the wait (both pooled)
-1 open, 1 opened in this process
+1 open, 1 opened in this process, 0 closed idle (idle timeout 60 s)
