@@ -9,12 +9,15 @@ extern "C" {
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_interfaces.h"
 #include "ext/date/php_date.h"
+#include "ext/standard/info.h"
 #include "ext/standard/php_filestat.h"
 #include "ext/standard/php_var.h"
 #include "zend_smart_str.h"
 }
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -27,6 +30,7 @@ extern "C" {
 #include "file/lock_file.hpp"
 #include "file/name.hpp"
 #include "file/record.hpp"
+#include "file/release_waiter.hpp"
 #include "request_registry.h"
 
 #define LOCKFILE_SUCCESS 1
@@ -295,6 +299,18 @@ ZEND_METHOD(Filelock, try_lock) {
     RETURN_LONG(static_cast<zend_long>(status));
 }
 
+// Once per process: without inotify a waiting head polls the lock file (up to 500 ms late),
+// which whoever runs the host should hear about. Raised after the lock is tracked, so a handler
+// that throws cannot leak it.
+void report_inotify_fallback() {
+    int error = nativelock::file::take_inotify_failure();
+    if (!error) return;
+    php_error_docref(
+        nullptr, E_NOTICE, "Filelock waits poll the lock file: inotify is unavailable (%s)%s",
+        strerror(error),
+        error == EMFILE ? "; raise fs.inotify.max_user_instances or the open-file limit" : "");
+}
+
 // Fetched again: the handler or bake_data() may have re-run the constructor, which replaced
 // (and with it left the queue of) the LockFile the round used.
 void abandon_wait(zend_object *object) {
@@ -350,6 +366,7 @@ ZEND_METHOD(Filelock, lock) {
                 track(object);
                 forget_stat_cache(false);
             }
+            report_inotify_fallback();
             RETURN_LONG(static_cast<zend_long>(result.status));
         }
         // An interrupted round kept our place in the host's queue for the next round; a handler
@@ -415,6 +432,35 @@ void nativelock_filelock_minit(int module_number) {
     filelock_ce->create_object = create_object;
     FilelockObject::init_handlers(filelock_handlers, free_object);
     filelock_handlers.get_debug_info = debug_info;
+}
+
+void nativelock_filelock_rshutdown() {
+    // An instance counts against fs.inotify.max_user_instances (per user, 128 by default): a
+    // worker gives its instance back at the end of the request that waited, instead of keeping
+    // it while it idles.
+    nativelock::file::give_back_inotify();
+}
+
+void nativelock_filelock_minfo() {
+    nativelock::file::InotifyStatus inotify = nativelock::file::inotify_status();
+    char events[200];
+    if (inotify.last_error) {
+        snprintf(events, sizeof events,
+                 "inotify unavailable (%s): %llu waits polled; %llu instances opened",
+                 strerror(inotify.last_error), inotify.polled_waits, inotify.opened);
+    } else {
+        snprintf(events, sizeof events,
+                 "inotify, %s; %llu instances opened and %llu given back in this process, "
+                 "%llu waits polled",
+                 inotify.open ? "an instance open" : "no instance open", inotify.opened,
+                 inotify.given_back, inotify.polled_waits);
+    }
+    php_info_print_table_start();
+    php_info_print_table_header(2, "Filelock", "enabled");
+    php_info_print_table_row(2, "Filelock queue",
+                             "per host and user, FIFO; only the head watches the lock file");
+    php_info_print_table_row(2, "Filelock release events", events);
+    php_info_print_table_end();
 }
 
 void nativelock_filelock_rinit() {

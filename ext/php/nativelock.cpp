@@ -144,6 +144,7 @@ static PHP_RSHUTDOWN_FUNCTION(nativelock) {
     (void)type;
     (void)module_number;
     nativelock::php::registry_drain();
+    nativelock_filelock_rshutdown();
     nativelock_redislock_rshutdown();
     nativelock_sharedlock_rshutdown();
     return SUCCESS;
@@ -162,6 +163,7 @@ static PHP_MINFO_FUNCTION(nativelock) {
     php_info_print_table_row(2, "hiredis version", hiredis_version);
     php_info_print_table_row(2, "MySQL client library", mysql_get_client_info());
     php_info_print_table_end();
+    nativelock_filelock_minfo();
     nativelock_redislock_minfo();
     nativelock_sharedlock_minfo();
     DISPLAY_INI_ENTRIES();

@@ -62,6 +62,8 @@ ZEND_TSRMLS_CACHE_EXTERN()
 // Per-class hooks called by the module file. Each class file defines its own.
 void nativelock_filelock_minit(int module_number);
 void nativelock_filelock_rinit();
+void nativelock_filelock_rshutdown();
+void nativelock_filelock_minfo();
 void nativelock_redislock_minit(int module_number);
 void nativelock_redislock_rshutdown();
 void nativelock_redislock_gshutdown(zend_nativelock_globals *globals);

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <utility>
 
 #include "common/process.hpp"
 
@@ -30,19 +31,50 @@ int pidfd_open(pid_t pid) {
 #endif
 }
 
-// One inotify instance per process and thread, kept for its lifetime: closing an instance
-// waits for an SRCU grace period (tens of milliseconds), which would land on every hand-off.
-// Watches stay too (adding one for a watched directory is idempotent); events that arrive
-// while nobody waits are drained before the next attempt.
+// One inotify instance per process and thread, opened by the first wait and kept until
+// give_back_inotify() (request end): closing an instance that has watches waits for the kernel
+// to retire them, which would otherwise land on every hand-off. Watches stay too (adding one
+// for a watched directory is idempotent); events that arrive while nobody waits are drained
+// before the next attempt. Only the head of a lock's queue waits here, so a host needs about
+// one instance per contended lock, not one per waiting process.
 class InotifyHub {
   public:
     int fd() {
         renew_after_fork();
         if (!fd_ && !failed_) {
             fd_.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
-            failed_ = !fd_;
+            if (fd_) {
+                ++status_.opened;
+                status_.last_error = 0;
+            } else {
+                failed_ = true;
+                status_.last_error = errno;
+                unreported_error_ = errno;
+            }
         }
         return fd_.get();
+    }
+
+    void note_polled_wait() { ++status_.polled_waits; }
+
+    void give_back() {
+        renew_after_fork();
+        if (fd_) ++status_.given_back;
+        fd_.reset();
+        watches_.clear();
+        failed_ = false;
+    }
+
+    InotifyStatus status() {
+        renew_after_fork();
+        InotifyStatus copy = status_;
+        copy.open = static_cast<bool>(fd_);
+        return copy;
+    }
+
+    int take_failure() {
+        renew_after_fork();
+        return std::exchange(unreported_error_, 0);
     }
 
     int watch(const std::string &dir) {
@@ -89,14 +121,18 @@ class InotifyHub {
             fd_.reset();  // drops only our reference: the parent's instance lives on
             watches_.clear();
             failed_ = false;
+            status_ = InotifyStatus{};
+            unreported_error_ = 0;
             owner_ = pid;
         }
     }
 
     UniqueFd fd_;
-    bool failed_ = false;
+    bool failed_ = false;  // until give_back(): not retried on every wait
     pid_t owner_ = 0;
     std::map<std::string, int> watches_;
+    InotifyStatus status_;
+    int unreported_error_ = 0;
 };
 
 InotifyHub &hub() {
@@ -105,6 +141,16 @@ InotifyHub &hub() {
 }
 
 }  // namespace
+
+InotifyStatus inotify_status() {
+    return hub().status();
+}
+void give_back_inotify() {
+    hub().give_back();
+}
+int take_inotify_failure() {
+    return hub().take_failure();
+}
 
 ReleaseWaiter::ReleaseWaiter(const std::string &lock_path, bool local_filesystem) {
     auto slash = lock_path.rfind('/');
@@ -118,7 +164,10 @@ ReleaseWaiter::ReleaseWaiter(const std::string &lock_path, bool local_filesystem
     inotify_fd_ = hub().fd();
     if (inotify_fd_ >= 0) drain_inotify();
     watch_ = hub().watch(dir);
-    if (watch_ < 0) inotify_fd_ = -1;
+    if (watch_ < 0) {
+        inotify_fd_ = -1;
+        hub().note_polled_wait();
+    }
     bool events_suffice = watch_ >= 0 && local_filesystem;
     poll_start_ms_ = events_suffice ? kLocalPollStartMs : kSharedPollStartMs;
     poll_cap_ms_ = events_suffice ? kLocalPollCapMs : kSharedPollCapMs;
