@@ -1,15 +1,20 @@
 #include "common/random.hpp"
 
+#include <pthread.h>
 #include <sys/random.h>
 
 #include <cerrno>
+#include <cstring>
+#include <mutex>
 
 #include "common/error.hpp"
+#include "common/process.hpp"
 
 namespace nativelock::random {
 
-void fill(void *buf, std::size_t len) {
-    auto *out = static_cast<unsigned char *>(buf);
+namespace {
+
+void fill_from_kernel(unsigned char *out, std::size_t len) {
     while (len > 0) {
         ssize_t got = getrandom(out, len, 0);
         if (got < 0) {
@@ -21,15 +26,70 @@ void fill(void *buf, std::size_t len) {
     }
 }
 
+// Bytes drawn from the kernel CSPRNG in one getrandom() and handed out in order, so that a
+// lock token does not cost a system call of its own. One buffer per thread (ZTS). Bytes are
+// wiped as they are handed out, so the buffer never holds a value already in use.
+//
+// A forked child must never hand out its parent's bytes (both would draw the same tokens): the
+// buffer belongs to the pid that filled it and is thrown away by any other process, and the
+// atfork handler empties the forking thread's buffer in the child as well (a later process
+// that happens to reuse the filler's pid still starts empty).
+struct Buffer {
+    unsigned char bytes[kBufferBytes];
+    std::size_t next = kBufferBytes;  // bytes[next..] are unused
+    pid_t owner = 0;
+
+    void discard() {
+        std::memset(bytes, 0, sizeof bytes);
+        next = kBufferBytes;
+        owner = 0;
+    }
+};
+
+thread_local Buffer buffer;
+std::once_flag atfork_registered;
+
+void discard_in_child() {
+    buffer.discard();
+}
+
+}  // namespace
+
+void fill(void *buf, std::size_t len) {
+    auto *out = static_cast<unsigned char *>(buf);
+    if (len > kBufferBytes / 4) {
+        fill_from_kernel(out, len);
+        return;
+    }
+    std::call_once(atfork_registered, [] { pthread_atfork(nullptr, nullptr, discard_in_child); });
+    Buffer &b = buffer;
+    const pid_t pid = process::current_pid();
+    if (b.owner != pid) b.discard();
+    if (kBufferBytes - b.next < len) {
+        b.discard();
+        fill_from_kernel(b.bytes, kBufferBytes);
+        b.next = 0;
+        b.owner = pid;
+    }
+    std::memcpy(out, b.bytes + b.next, len);
+    std::memset(b.bytes + b.next, 0, len);
+    b.next += len;
+}
+
 std::string hex_token(std::size_t bytes) {
     static const char digits[] = "0123456789abcdef";
-    std::string raw(bytes, '\0');
-    fill(raw.data(), raw.size());
-    std::string hex;
-    hex.reserve(bytes * 2);
-    for (unsigned char c : raw) {
-        hex.push_back(digits[c >> 4]);
-        hex.push_back(digits[c & 15]);
+    unsigned char stack_raw[64];
+    std::string heap_raw;
+    unsigned char *raw = stack_raw;
+    if (bytes > sizeof stack_raw) {
+        heap_raw.resize(bytes);
+        raw = reinterpret_cast<unsigned char *>(heap_raw.data());
+    }
+    fill(raw, bytes);
+    std::string hex(bytes * 2, '\0');
+    for (std::size_t i = 0; i < bytes; ++i) {
+        hex[2 * i] = digits[raw[i] >> 4];
+        hex[2 * i + 1] = digits[raw[i] & 15];
     }
     return hex;
 }
@@ -37,23 +97,27 @@ std::string hex_token(std::size_t bytes) {
 std::string base64_token(std::size_t bytes) {
     static const char alphabet[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string raw(bytes, '\0');
-    fill(raw.data(), raw.size());
+    unsigned char stack_raw[64];
+    std::string heap_raw;
+    unsigned char *raw = stack_raw;
+    if (bytes > sizeof stack_raw) {
+        heap_raw.resize(bytes);
+        raw = reinterpret_cast<unsigned char *>(heap_raw.data());
+    }
+    fill(raw, bytes);
     std::string out;
     out.reserve((bytes + 2) / 3 * 4);
     std::size_t i = 0;
     for (; i + 2 < bytes; i += 3) {
-        unsigned v = (static_cast<unsigned char>(raw[i]) << 16) |
-                     (static_cast<unsigned char>(raw[i + 1]) << 8) |
-                     static_cast<unsigned char>(raw[i + 2]);
+        unsigned v = (raw[i] << 16) | (raw[i + 1] << 8) | raw[i + 2];
         out.push_back(alphabet[(v >> 18) & 63]);
         out.push_back(alphabet[(v >> 12) & 63]);
         out.push_back(alphabet[(v >> 6) & 63]);
         out.push_back(alphabet[v & 63]);
     }
     if (i < bytes) {
-        unsigned v = static_cast<unsigned char>(raw[i]) << 16;
-        if (i + 1 < bytes) v |= static_cast<unsigned char>(raw[i + 1]) << 8;
+        unsigned v = raw[i] << 16;
+        if (i + 1 < bytes) v |= raw[i + 1] << 8;
         out.push_back(alphabet[(v >> 18) & 63]);
         out.push_back(alphabet[(v >> 12) & 63]);
         out.push_back(i + 1 < bytes ? alphabet[(v >> 6) & 63] : '=');

@@ -6,7 +6,11 @@
 
 namespace nativelock::random {
 
-// Fills buf with len bytes from the kernel CSPRNG (getrandom).
+// Fills buf with len bytes from the kernel CSPRNG (getrandom). Requests of up to a quarter of
+// kBufferBytes are served from a per-thread buffer refilled by one getrandom() of kBufferBytes
+// (a lock token costs no system call of its own); a process never hands out bytes buffered
+// before it was forked. Larger requests go to the kernel directly.
+constexpr std::size_t kBufferBytes = 1024;
 void fill(void *buf, std::size_t len);
 
 // 2*bytes lowercase hex characters.
