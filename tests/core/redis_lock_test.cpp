@@ -440,6 +440,57 @@ TEST(RedisConnectionSignals, ConnectAndCommandsSurviveASignalStorm) {
     }
 }
 
+// The reply is read by a blocking read() bounded by SO_RCVTIMEO: a reply that does not come
+// (BLPOP on a missing key, longer than the read timeout) ends with the timeout error, neither
+// earlier nor much later, and breaks the connection.
+TEST_F(RedisLockTest, ReadTimeoutEndsAReplyThatDoesNotCome) {
+    ConnectionParams p = server();
+    p.read_timeout = 0.3;
+    Connection c(p);
+    auto start = Clock::now();
+    try {
+        c.command({"BLPOP", "nativelock:core-test:never", "3"});
+        FAIL() << "BLPOP 3 answered within a 0.3 s read timeout";
+    } catch (const ConnectionError &e) {
+        EXPECT_NE(std::string(e.what()).find("no reply within the read timeout (0.300000 s)"),
+                  std::string::npos)
+            << e.what();
+    }
+    double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    EXPECT_GE(waited, 0.3);
+    EXPECT_LT(waited, 1.5);
+    EXPECT_FALSE(c.healthy());
+}
+
+// The same under a signal every 20 ms (SA_RESTART, as pcntl installs them): a socket read with
+// a timeout is interrupted (EINTR) rather than restarted, and the rest of the wait keeps the
+// deadline: not cut short, not extended by each signal.
+TEST_F(RedisLockTest, ReadTimeoutKeepsItsDeadlineAcrossSignals) {
+    ConnectionParams p = server();
+    p.read_timeout = 0.5;
+    Connection c(p);
+    SignalStorm storm;
+    auto start = Clock::now();
+    EXPECT_THROW(c.command({"BLPOP", "nativelock:core-test:never", "3"}), ConnectionError);
+    double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    EXPECT_GE(waited, 0.5);
+    EXPECT_LT(waited, 1.5);
+}
+
+// A changed read timeout applies to the next command: shorter, then longer again.
+TEST_F(RedisLockTest, ChangedReadTimeoutApplies) {
+    Connection c(server());  // 5 s
+    c.set_read_timeout(0.2);
+    auto start = Clock::now();
+    EXPECT_THROW(c.command({"BLPOP", "nativelock:core-test:never", "3"}), ConnectionError);
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 1.5);
+    Connection d(server());
+    d.set_read_timeout(0.2);
+    d.set_read_timeout(2);
+    Reply r = d.command({"BLPOP", "nativelock:core-test:never", "0.5"});
+    EXPECT_TRUE(reply_is_nil(r.get()) || reply_elements(r.get()) == 0);
+}
+
 TEST_F(RedisLockTest, PoolReusesAndReplacesClosedConnections) {
     Pool pool;
     Connection &a = pool.get(server());

@@ -210,16 +210,44 @@ Reply Connection::read_reply() {
     while (!done) {
         if (redisBufferWrite(ctx_, &done) != REDIS_OK) fail(context_error(ctx_));
     }
+    // The reply is read by a blocking read() bounded by SO_RCVTIMEO, which set_read_timeout()
+    // keeps at read_timeout_: no poll() before it. Once a signal interrupted it (with a timeout
+    // set, a socket read is never restarted, SA_RESTART or not: EINTR) or only part of a reply
+    // came, the rest is waited for by poll() with the time that is left, so signals neither cut
+    // the wait short nor extend it.
     auto until = Deadline::after(read_timeout_);
+    bool bounded_by_socket = true;
     for (;;) {
         void *raw = nullptr;
         if (redisGetReplyFromReader(ctx_, &raw) != REDIS_OK) fail(context_error(ctx_));
         if (raw) return Reply(static_cast<redisReply *>(raw));
-        if (!wait_for(ctx_->fd, POLLIN, until)) {
-            fail("no reply within the read timeout (" + std::to_string(read_timeout_) + " s)");
+        if (!bounded_by_socket && !wait_for(ctx_->fd, POLLIN, until)) timed_out();
+        char buf[16 * 1024];
+        ssize_t n = ::read(ctx_->fd, buf, sizeof buf);
+        if (n > 0) {
+            if (redisReaderFeed(ctx_->reader, buf, static_cast<std::size_t>(n)) != REDIS_OK)
+                fail(ctx_->reader->errstr[0] ? ctx_->reader->errstr : "cannot parse the reply");
+            bounded_by_socket = false;  // a partial reply: the rest within what is left
+            continue;
         }
-        if (redisBufferRead(ctx_) != REDIS_OK) fail(context_error(ctx_));
+        if (n == 0) fail("Server closed the connection");
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            // SO_RCVTIMEO ran out, which is never before the deadline (it is rounded up to
+            // the kernel's tick and started after it); should it be, the rest is polled for.
+            if (until.expired()) timed_out();
+            bounded_by_socket = false;
+            continue;
+        }
+        if (errno == EINTR) {
+            bounded_by_socket = false;
+            continue;
+        }
+        fail(std::strerror(errno));
     }
+}
+
+void Connection::timed_out() {
+    fail("no reply within the read timeout (" + std::to_string(read_timeout_) + " s)");
 }
 
 Reply Connection::command(const std::vector<std::string_view> &args) {

@@ -79,6 +79,7 @@ class Connection {
   private:
     void append(const std::vector<std::string_view> &args);
     Reply read_reply();
+    [[noreturn]] void timed_out();
 
     ConnectionParams params_;
     redisContext *ctx_ = nullptr;
