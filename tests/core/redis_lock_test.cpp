@@ -277,6 +277,28 @@ TEST_F(RedisLockTest, BinaryKeysAndValues) {
     EXPECT_TRUE(release(*conn_, key, std::string("a\0b", 3)));
 }
 
+// Commands are formatted by Connection itself (RESP): empty, binary and large arguments, many
+// arguments and pipelined commands reach the server intact.
+TEST_F(RedisLockTest, CommandsOfAnyShapeReachTheServerIntact) {
+    EXPECT_TRUE(reply_is_status(conn_->command({"SET", key_, ""}).get(), "OK"));
+    EXPECT_EQ(reply_string(conn_->command({"GET", key_}).get()), "");
+    std::string big(300000, '\0');
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>(i * 7 % 256);
+    EXPECT_TRUE(reply_is_status(conn_->command({"SET", key_, big}).get(), "OK"));
+    EXPECT_EQ(reply_string(conn_->command({"GET", key_}).get()), big);
+    std::vector<std::string> items;
+    for (int i = 0; i < 40; ++i) items.push_back(std::string(static_cast<std::size_t>(i), 'x'));
+    const std::string list = queue_key(key_);
+    std::vector<std::string_view> argv{"RPUSH", list};
+    for (const auto &item : items) argv.push_back(item);
+    EXPECT_EQ(reply_integer(conn_->command(argv).get()), 40);
+    auto replies = conn_->pipeline({{"LLEN", list}, {"LINDEX", list, "39"}, {"DEL", list}});
+    ASSERT_EQ(replies.size(), 3u);
+    EXPECT_EQ(reply_integer(replies[0].get()), 40);
+    EXPECT_EQ(reply_string(replies[1].get()), items[39]);
+    EXPECT_EQ(reply_integer(replies[2].get()), 1);
+}
+
 TEST_F(RedisLockTest, WaiterWakesOnRelease) {
     ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
     std::thread releaser([this] {

@@ -180,36 +180,81 @@ void Connection::fail(const std::string &what) {
     throw ConnectionError("Redis at " + params_.describe() + ": " + what);
 }
 
-void Connection::append(const std::vector<std::string_view> &args) {
+namespace {
+
+// Decimal digits of n written backwards, ending at `end`; returns where they start.
+char *format_decimal(std::size_t n, char *end) {
+    do {
+        *--end = static_cast<char>('0' + n % 10);
+        n /= 10;
+    } while (n);
+    return end;
+}
+
+std::size_t decimal_length(std::size_t n) {
+    std::size_t len = 1;
+    while (n >= 10) {
+        n /= 10;
+        ++len;
+    }
+    return len;
+}
+
+// "<type><n>\r\n" at p; returns the end.
+char *put_header(char *p, char type, std::size_t n) {
+    const std::size_t len = decimal_length(n);
+    *p = type;
+    format_decimal(n, p + 1 + len);
+    p += 1 + len;
+    *p++ = '\r';
+    *p++ = '\n';
+    return p;
+}
+
+}  // namespace
+
+void Connection::append(const std::string_view *args, std::size_t count) {
     if (broken_ || !ctx_) fail("connection is broken");
-    constexpr std::size_t kInline = 8;
-    const char *argv_inline[kInline];
-    std::size_t len_inline[kInline];
-    std::vector<const char *> argv_heap;
-    std::vector<std::size_t> len_heap;
-    const char **argv = argv_inline;
-    std::size_t *lens = len_inline;
-    if (args.size() > kInline) {
-        argv_heap.resize(args.size());
-        len_heap.resize(args.size());
-        argv = argv_heap.data();
-        lens = len_heap.data();
+    // RESP, as redisAppendCommandArgv() formats it, but sized once and copied, not built up
+    // one sds concatenation (and allocation) at a time.
+    std::size_t size = 3 + decimal_length(count);
+    for (std::size_t i = 0; i < count; ++i)
+        size += 5 + decimal_length(args[i].size()) + args[i].size();
+    const std::size_t start = out_.size();
+    out_.resize(start + size);  // may throw: nothing was added then
+    char *p = put_header(&out_[start], '*', count);
+    for (std::size_t i = 0; i < count; ++i) {
+        p = put_header(p, '$', args[i].size());
+        if (!args[i].empty()) std::memcpy(p, args[i].data(), args[i].size());
+        p += args[i].size();
+        *p++ = '\r';
+        *p++ = '\n';
     }
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        argv[i] = args[i].data();
-        lens[i] = args[i].size();
+}
+
+void Connection::flush() {
+    // A blocking send() bounded by SO_SNDTIMEO (set with SO_RCVTIMEO by set_read_timeout()),
+    // as redisBufferWrite() did: a signal sends the rest, a timeout or an error breaks the
+    // connection with hiredis' words. MSG_NOSIGNAL: a closed peer is an error, not SIGPIPE.
+    std::size_t sent = 0;
+    while (sent < out_.size()) {
+        ssize_t n = ::send(ctx_->fd, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL);
+        if (n >= 0) {
+            sent += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (errno == EINTR) continue;
+        int err = errno;
+        out_.clear();
+        fail(err == EAGAIN || err == EWOULDBLOCK ? std::string("read timed out")
+                                                 : std::string(std::strerror(err)));
     }
-    if (redisAppendCommandArgv(ctx_, static_cast<int>(args.size()), argv, lens) != REDIS_OK) {
-        fail(context_error(ctx_));
-    }
+    out_.clear();
 }
 
 Reply Connection::read_reply() {
     // Not redisGetReply(): its read() restarts the full SO_RCVTIMEO after every signal.
-    int done = 0;
-    while (!done) {
-        if (redisBufferWrite(ctx_, &done) != REDIS_OK) fail(context_error(ctx_));
-    }
+    flush();
     // The reply is read by a blocking read() bounded by SO_RCVTIMEO, which set_read_timeout()
     // keeps at read_timeout_: no poll() before it. Once a signal interrupted it (with a timeout
     // set, a socket read is never restarted, SA_RESTART or not: EINTR) or only part of a reply
@@ -250,26 +295,23 @@ void Connection::timed_out() {
     fail("no reply within the read timeout (" + std::to_string(read_timeout_) + " s)");
 }
 
-Reply Connection::command(const std::vector<std::string_view> &args) {
-    append(args);
+Reply Connection::command(const std::string_view *args, std::size_t count) {
+    append(args, count);
     return read_reply();
 }
 
 std::vector<Reply> Connection::pipeline(
     const std::vector<std::vector<std::string_view>> &commands) {
-    for (const auto &args : commands) append(args);
+    for (const auto &args : commands) append(args.data(), args.size());
     std::vector<Reply> replies;
     replies.reserve(commands.size());
     for (std::size_t i = 0; i < commands.size(); ++i) replies.push_back(read_reply());
     return replies;
 }
 
-void Connection::send(const std::vector<std::string_view> &args) {
-    append(args);
-    int done = 0;
-    while (!done) {
-        if (redisBufferWrite(ctx_, &done) != REDIS_OK) fail(context_error(ctx_));
-    }
+void Connection::send(std::initializer_list<std::string_view> args) {
+    append(args.begin(), args.size());
+    flush();
 }
 
 Reply Connection::buffered_reply() {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,12 +52,18 @@ class Connection {
 
     // Sends one command and waits for its reply (read timeout). Server error replies are
     // returned as replies; I/O failures throw ConnectionError and break the connection.
-    Reply command(const std::vector<std::string_view> &args);
+    Reply command(const std::string_view *args, std::size_t count);
+    Reply command(std::initializer_list<std::string_view> args) {
+        return command(args.begin(), args.size());
+    }
+    Reply command(const std::vector<std::string_view> &args) {
+        return command(args.data(), args.size());
+    }
     // Sends several commands in one write and reads all replies.
     std::vector<Reply> pipeline(const std::vector<std::vector<std::string_view>> &commands);
 
     // Queues a command without waiting (for subscriptions).
-    void send(const std::vector<std::string_view> &args);
+    void send(std::initializer_list<std::string_view> args);
     // A reply already buffered, or nothing; never blocks.
     Reply buffered_reply();
     // Waits up to timeout_ms for the socket to become readable and reads what is there.
@@ -77,7 +84,10 @@ class Connection {
     [[noreturn]] void fail(const std::string &what);
 
   private:
-    void append(const std::vector<std::string_view> &args);
+    // Commands are formatted (RESP) into out_ and written by flush() in one send(); hiredis
+    // only parses replies.
+    void append(const std::string_view *args, std::size_t count);
+    void flush();
     Reply read_reply();
     [[noreturn]] void timed_out();
 
@@ -86,6 +96,7 @@ class Connection {
     pid_t pid_ = 0;
     bool broken_ = false;
     double read_timeout_ = 0;
+    std::string out_;  // formatted commands not yet written; its capacity is kept
 };
 
 }  // namespace nativelock::redis

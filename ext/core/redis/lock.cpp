@@ -131,14 +131,19 @@ bool is_message(const redisReply *r) {
 
 }  // namespace
 
+namespace {
+constexpr std::string_view kQueuePrefix = "nativelock:queue:";
+constexpr std::string_view kAlivePrefix = "nativelock:alive:";
+}  // namespace
+
 std::string queue_key(std::string_view key) {
-    std::string k = "nativelock:queue:";
+    std::string k(kQueuePrefix);
     k.append(key.data(), key.size());
     return k;
 }
 
 std::string alive_key(std::string_view key) {
-    std::string k = "nativelock:alive:";
+    std::string k(kAlivePrefix);
     k.append(key.data(), key.size());
     return k;
 }
@@ -151,19 +156,27 @@ Reply run_script(Connection &conn, const Script &script, std::string_view key,
 Reply run_script(Connection &conn, const Script &script,
                  std::initializer_list<std::string_view> keys,
                  std::initializer_list<std::string_view> args) {
-    std::vector<std::string_view> argv;
-    argv.reserve(3 + keys.size() + args.size());
+    // On the stack: every script here has at most 3 keys and 6 arguments.
+    constexpr std::size_t kInline = 16;
+    std::string_view argv_inline[kInline];
+    std::vector<std::string_view> argv_heap;
+    const std::size_t argc = 3 + keys.size() + args.size();
+    std::string_view *argv = argv_inline;
+    if (argc > kInline) {
+        argv_heap.resize(argc);
+        argv = argv_heap.data();
+    }
     const std::string key_count = std::to_string(keys.size());
-    argv.push_back("EVALSHA");
-    argv.push_back(script.sha1);
-    argv.push_back(key_count);
-    argv.insert(argv.end(), keys.begin(), keys.end());
-    argv.insert(argv.end(), args.begin(), args.end());
-    Reply r = conn.command(argv);
+    argv[0] = "EVALSHA";
+    argv[1] = script.sha1;
+    argv[2] = key_count;
+    std::copy(keys.begin(), keys.end(), argv + 3);
+    std::copy(args.begin(), args.end(), argv + 3 + keys.size());
+    Reply r = conn.command(argv, argc);
     if (reply_is_error(r.get()) && reply_string(r.get()).substr(0, 8) == "NOSCRIPT") {
         argv[0] = "EVAL";
         argv[1] = script.source;
-        r = conn.command(argv);
+        r = conn.command(argv, argc);
     }
     if (reply_is_error(r.get())) server_error(conn, "a lock script", r.get());
     return r;
@@ -180,7 +193,12 @@ bool try_acquire(Connection &conn, std::string_view key, std::string_view value,
 }
 
 bool release(Connection &conn, std::string_view key, std::string_view value) {
-    const std::string queue = queue_key(key), alive = alive_key(key);
+    // queue_key(key) and alive_key(key) in one allocation.
+    std::string keys;
+    keys.reserve(kQueuePrefix.size() + kAlivePrefix.size() + 2 * key.size());
+    keys.append(kQueuePrefix).append(key).append(kAlivePrefix).append(key);
+    const std::string_view queue(keys.data(), kQueuePrefix.size() + key.size());
+    const std::string_view alive(keys.data() + queue.size(), kAlivePrefix.size() + key.size());
     const std::string claim = std::to_string(kClaimWindowMs);
     Reply r = run_script(conn, kReleaseScript, {key, queue, alive}, {value, claim});
     return reply_integer(r.get()) >= 1;
