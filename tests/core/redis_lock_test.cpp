@@ -521,10 +521,12 @@ TEST_F(RedisLockTest, PoolReusesAndReplacesClosedConnections) {
     EXPECT_EQ(pool.opened(), 1u);
     // The server closes the connection (CLIENT KILL): the pool notices without a round trip.
     Reply id = a.command({"CLIENT", "ID"});
+    EXPECT_TRUE(a.reusable_for_next_command());  // it has just answered
     std::string client_id = std::to_string(reply_integer(id.get()));
     conn_->command({"CLIENT", "KILL", "ID", client_id});
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EXPECT_FALSE(a.reusable());
+    EXPECT_FALSE(a.reusable_for_next_command());  // its last reply is older than the window
     Connection &c = pool.get(server());
     EXPECT_EQ(pool.opened(), 2u);
     Reply pong = c.command({"PING"});

@@ -265,7 +265,10 @@ Reply Connection::read_reply() {
     for (;;) {
         void *raw = nullptr;
         if (redisGetReplyFromReader(ctx_, &raw) != REDIS_OK) fail(context_error(ctx_));
-        if (raw) return Reply(static_cast<redisReply *>(raw));
+        if (raw) {
+            last_reply_ = std::chrono::steady_clock::now();
+            return Reply(static_cast<redisReply *>(raw));
+        }
         if (!bounded_by_socket && !wait_for(ctx_->fd, POLLIN, until)) timed_out();
         char buf[16 * 1024];
         ssize_t n = ::read(ctx_->fd, buf, sizeof buf);
@@ -342,6 +345,12 @@ ReadResult Connection::read_some(int timeout_ms, const std::function<bool()> &in
 
 bool Connection::healthy() const {
     return !broken_ && ctx_ && !ctx_->err;
+}
+
+bool Connection::reusable_for_next_command() const {
+    if (broken_ || !ctx_ || ctx_->err || pid_ != process::current_pid()) return false;
+    if (std::chrono::steady_clock::now() - last_reply_ < kTrustedAfterReply) return true;
+    return reusable();
 }
 
 bool Connection::reusable() const {

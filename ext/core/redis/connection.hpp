@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -75,6 +76,14 @@ class Connection {
     // Whether the connection can be reused: opened by this process, no error seen, and the
     // socket shows no pending data or EOF (a server restart or idle timeout closed it).
     bool reusable() const;
+    // reusable(), without the poll() for a connection whose last reply came less than
+    // kTrustedAfterReply ago: consecutive commands (a lock() and its release(), a loop of
+    // them) cost no system call for the check. Only a close that the server sends within that
+    // window slips through, and is then reported as it would be had it come just after the
+    // poll(): the command fails with ConnectionError and the next one reconnects. Idle
+    // timeouts (whole seconds), restarts and CLIENT KILL between requests are still noticed.
+    bool reusable_for_next_command() const;
+    static constexpr std::chrono::microseconds kTrustedAfterReply{1000};
     // No error seen so far (a subscriber has data pending by design, so reusable() does not fit).
     bool healthy() const;
 
@@ -97,6 +106,7 @@ class Connection {
     bool broken_ = false;
     double read_timeout_ = 0;
     std::string out_;  // formatted commands not yet written; its capacity is kept
+    std::chrono::steady_clock::time_point last_reply_{};  // of a command(), a pipeline()
 };
 
 }  // namespace nativelock::redis

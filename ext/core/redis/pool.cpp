@@ -9,7 +9,7 @@ Connection &Pool::get(const ConnectionParams &params, Clock::time_point now) {
     Connection *pooled = connections_.find(key, now);  // first: now it counts as used
     connections_.close_idle_on_access(now);
     if (pooled) {
-        if (pooled->reusable()) {
+        if (pooled->reusable_for_next_command()) {
             pooled->set_read_timeout(params.read_timeout);
             return *pooled;
         }
