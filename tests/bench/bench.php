@@ -198,7 +198,7 @@ if ($want('contention')) {
     $levels = $level === 'smoke' ? [2] : [2, 4, 8];
     $rows = [];
     foreach ($available as $id => $b) {
-        if (!$b->blocking || $b->kind === 'original') {
+        if (!$b->blocking) {
             continue;
         }
         foreach ($levels as $p) {
