@@ -299,9 +299,8 @@ ZEND_METHOD(Filelock, try_lock) {
     RETURN_LONG(static_cast<zend_long>(status));
 }
 
-// Once per process: without inotify a waiting head polls the lock file (up to 500 ms late),
-// which whoever runs the host should hear about. Raised after the lock is tracked, so a handler
-// that throws cannot leak it.
+// Once per process: without inotify a waiting head polls the lock file (up to 100 ms late),
+// which whoever runs the host should hear about.
 void report_inotify_fallback() {
     int error = nativelock::file::take_inotify_failure();
     if (!error) return;
@@ -362,11 +361,19 @@ ZEND_METHOD(Filelock, lock) {
             RETURN_THROWS();
         }
         if (!result.interrupted) {
+            // Before the lock is handed over: an error handler may turn the notice into an
+            // exception, and a lock() that throws must not leave the lock taken.
+            report_inotify_fallback();
+            if (EG(exception)) {
+                if (result.status == Status::Acquired) {
+                    if (LockFile *lock = from_object(object)->state.lock.get()) lock->release();
+                }
+                RETURN_THROWS();
+            }
             if (result.status == Status::Acquired) {
                 track(object);
                 forget_stat_cache(false);
             }
-            report_inotify_fallback();
             RETURN_LONG(static_cast<zend_long>(result.status));
         }
         // An interrupted round kept our place in the host's queue for the next round; a handler

@@ -92,6 +92,20 @@ TEST(LocalQueue, DifferentLocksQueueOnDifferentSlots) {
     EXPECT_FALSE(b.others_waiting());
 }
 
+TEST(LocalQueue, OneFileQueuesOnOneSlotHoweverItsPathIsSpelled) {
+    char tmpl[] = "/tmp/nl-queue-spelling-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    const std::string dir = tmpl, link = dir + "-link";
+    ASSERT_EQ(::symlink(dir.c_str(), link.c_str()), 0);
+    LocalQueue plain(dir + "/x.lock"), via_link(link + "/x.lock"), dotted(dir + "/./x.lock"),
+        other(dir + "/y.lock");
+    EXPECT_EQ(plain.slot(), via_link.slot());
+    EXPECT_EQ(plain.slot(), dotted.slot());
+    EXPECT_NE(plain.slot(), other.slot());
+    ::unlink(link.c_str());
+    ::rmdir(dir.c_str());
+}
+
 TEST(LocalQueue, WaitersBecomeHeadInArrivalOrder) {
     const std::string path = unique_path("fifo");
     LocalQueue head(path);

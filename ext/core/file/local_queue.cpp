@@ -23,13 +23,27 @@ constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << 62) - 1;
 // The waiting thread needs little: one fcntl, one write, and cancellation's unwinding.
 constexpr std::size_t kThreadStackBytes = 64 * 1024;
 
-std::uint64_t slot_of(const std::string &lock_path) {
-    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a: stable across processes
-    for (unsigned char c : lock_path) {
+// FNV-1a: the same in every process (and computable in PHP, tests/lib/nativelock_test.inc).
+std::uint64_t fnv1a(const std::string &bytes) {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (unsigned char c : bytes) {
         hash ^= c;
         hash *= 1099511628211ull;
     }
-    return hash & kSlotMask;
+    return hash;
+}
+
+// The slot names the file, not its spelling: the lock directory's device and inode and the
+// base name, so "locks/x.lock", "/srv/app/locks/x.lock" and a path through a symlinked
+// directory queue together. A directory we cannot stat falls back to the path as given.
+std::uint64_t slot_of(const std::string &lock_path) {
+    auto slash = lock_path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : lock_path.substr(0, slash ? slash : 1);
+    std::string base = slash == std::string::npos ? lock_path : lock_path.substr(slash + 1);
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0) return fnv1a(lock_path) & kSlotMask;
+    return fnv1a(std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + "/" + base) &
+           kSlotMask;
 }
 
 struct flock slot_range(std::uint64_t slot, short type) {
@@ -43,16 +57,20 @@ struct flock slot_range(std::uint64_t slot, short type) {
 
 // One queue file per user: processes of other users can neither stall nor see our queue. It
 // lives in memory (/dev/shm) where there is such a directory; it holds no data.
+// Named for the effective uid at each open: a process that changed its uid (posix_setuid())
+// must not create the file of the uid it had.
 std::string queue_file_path() {
-    struct stat st;
-    const char *dir = ::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
+    static const char *const dir = [] {
+        struct stat st;
+        return ::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
+    }();
     return std::string(dir) + "/nativelock-queue." + std::to_string(::geteuid());
 }
 
 // A new open file description of the queue file (each place in the queue needs its own), or
 // -1. A file that is not a regular file of ours is not used: /dev/shm is world-writable.
 int open_queue_file() {
-    static const std::string path = queue_file_path();
+    const std::string path = queue_file_path();
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return -1;
     struct stat st;
@@ -64,14 +82,17 @@ int open_queue_file() {
 }
 
 // The descriptor others_waiting() asks through: it never holds a lock, so every lock the
-// kernel reports on a slot is another waiter's. Renewed after fork, per thread (ZTS).
+// kernel reports on a slot is another waiter's. Renewed after fork and after a change of
+// uid (the queue file is per uid), per thread (ZTS).
 class ProbeFd {
   public:
     int get() {
         pid_t pid = process::current_pid();
-        if (pid != pid_) {
+        uid_t euid = ::geteuid();
+        if (pid != pid_ || euid != euid_) {
             fd_.reset(open_queue_file());
             pid_ = pid;
+            euid_ = euid;
         }
         return fd_.get();
     }
@@ -79,6 +100,7 @@ class ProbeFd {
   private:
     UniqueFd fd_;
     pid_t pid_ = 0;
+    uid_t euid_ = 0;
 };
 
 }  // namespace

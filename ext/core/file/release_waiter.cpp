@@ -49,7 +49,7 @@ class InotifyHub {
             } else {
                 failed_ = true;
                 status_.last_error = errno;
-                unreported_error_ = errno;
+                if (!reported_) unreported_error_ = errno;
             }
         }
         return fd_.get();
@@ -74,6 +74,7 @@ class InotifyHub {
 
     int take_failure() {
         renew_after_fork();
+        if (unreported_error_) reported_ = true;
         return std::exchange(unreported_error_, 0);
     }
 
@@ -123,6 +124,7 @@ class InotifyHub {
             failed_ = false;
             status_ = InotifyStatus{};
             unreported_error_ = 0;
+            reported_ = false;
             owner_ = pid;
         }
     }
@@ -133,6 +135,7 @@ class InotifyHub {
     std::map<std::string, int> watches_;
     InotifyStatus status_;
     int unreported_error_ = 0;
+    bool reported_ = false;  // not reset by give_back(): the notice is once per process
 };
 
 InotifyHub &hub() {

@@ -236,6 +236,9 @@ void Connection::flush() {
     // A blocking send() bounded by SO_SNDTIMEO (set with SO_RCVTIMEO by set_read_timeout()),
     // as redisBufferWrite() did: a signal sends the rest, a timeout or an error breaks the
     // connection with hiredis' words. MSG_NOSIGNAL: a closed peer is an error, not SIGPIPE.
+    // After a signal the rest is waited for with the time that is left: a send() restarted
+    // with its full SO_SNDTIMEO after every signal could be stretched without end.
+    const auto until = Deadline::after(read_timeout_);
     std::size_t sent = 0;
     while (sent < out_.size()) {
         ssize_t n = ::send(ctx_->fd, out_.data() + sent, out_.size() - sent, MSG_NOSIGNAL);
@@ -243,7 +246,10 @@ void Connection::flush() {
             sent += static_cast<std::size_t>(n);
             continue;
         }
-        if (errno == EINTR) continue;
+        if (errno == EINTR) {
+            if (wait_for(ctx_->fd, POLLOUT, until)) continue;
+            errno = EAGAIN;
+        }
         int err = errno;
         out_.clear();
         fail(err == EAGAIN || err == EWOULDBLOCK ? std::string("read timed out")
@@ -305,7 +311,15 @@ Reply Connection::command(const std::string_view *args, std::size_t count) {
 
 std::vector<Reply> Connection::pipeline(
     const std::vector<std::vector<std::string_view>> &commands) {
-    for (const auto &args : commands) append(args.data(), args.size());
+    // A pipeline half appended (bad_alloc) must not leave its first commands to be sent ahead
+    // of the next one, whose reply would then be theirs.
+    const std::size_t before = out_.size();
+    try {
+        for (const auto &args : commands) append(args.data(), args.size());
+    } catch (...) {
+        out_.resize(before);
+        throw;
+    }
     std::vector<Reply> replies;
     replies.reserve(commands.size());
     for (std::size_t i = 0; i < commands.size(); ++i) replies.push_back(read_reply());
