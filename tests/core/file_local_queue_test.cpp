@@ -279,6 +279,21 @@ TEST_F(FileLockQueueTest, AnInterruptedWaitKeepsItsPlaceUntilAbandoned) {
     holder.release();
 }
 
+// A head that keeps its place without using it (stopped, say) while the lock is free: the
+// waiter behind it takes the lock after a slice, not never.
+TEST_F(FileLockQueueTest, AStuckHeadCostsAWaiterASliceNotItsLock) {
+    LocalQueue stuck(path_);
+    ASSERT_TRUE(stuck.join());
+    LockFile waiter(path_);
+    auto start = std::chrono::steady_clock::now();
+    WaitResult r = waiter.acquire(record(), Deadline::after(20), nullptr);
+    auto waited = std::chrono::steady_clock::now() - start;
+    EXPECT_EQ(r.status, Status::Acquired);
+    EXPECT_GE(waited, 400ms);  // it did not barge past the head at once
+    EXPECT_LT(waited, 5s);
+    waiter.release();
+}
+
 TEST_F(FileLockQueueTest, ZeroTimeoutStillTriesOnceWithWaitersQueued) {
     LockFile trier(path_);
     LocalQueue someone(path_);

@@ -28,8 +28,16 @@ constexpr int kTempNameAttempts = 8;
 constexpr mode_t kRecordMode = 0644;
 // Rounds of link → holder gone or broken → link again, before reporting "already locked".
 constexpr int kLinkRounds = 4;
-// How long a waiter behind the queue's head waits for its turn before one attempt of its own.
+// How long a waiter behind the queue's head waits for its turn before one attempt of its own
+// (see acquire()).
 constexpr int kBehindHeadSliceMs = 500;
+constexpr int kBehindHeadForcedTryEvery = 4;
+constexpr useconds_t kBehindHeadFreeForUs = 10000;
+
+bool lock_file_present(const std::string &path) {
+    struct stat st;
+    return ::lstat(path.c_str(), &st) == 0;
+}
 
 std::string directory_of(const std::string &path) {
     auto slash = path.rfind('/');
@@ -267,12 +275,21 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
         }
         if (!queue.join()) return wait_as_head(record, deadline, interrupted, contention);
     }
+    int slices_waited = 0;
     while (!queue.is_head()) {
         if (stop_for_interrupt()) return {Status::AlreadyLocked, true};
         if (queue.wait_for_turn(deadline, kBehindHeadSliceMs)) break;
         if (stop_for_interrupt()) return {Status::AlreadyLocked, true};
         // A slice without progress: the head may be stuck (stopped, or a process that keeps a
-        // place it does not use). One attempt bounds what that costs us.
+        // place it does not use). An attempt of our own bounds what that costs us, but only
+        // when the lock stays free for a moment (a head that works takes a free lock within
+        // well under a millisecond; trying in that gap would take it ahead of the head), or
+        // every few slices in any case (a stuck head that should have broken a dead holder).
+        if (!deadline.expired() && ++slices_waited % kBehindHeadForcedTryEvery != 0) {
+            if (lock_file_present(path_)) continue;
+            ::usleep(kBehindHeadFreeForUs);
+            if (lock_file_present(path_)) continue;
+        }
         *contention = Contention{};
         Status status = try_acquire(record, contention);
         if (status != Status::AlreadyLocked || deadline.expired()) return {status};
