@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -224,6 +225,32 @@ TEST(LocalQueue, AForkedChildForgetsItsParentsPlace) {
     EXPECT_TRUE(waiter.wait_for_turn(Deadline::after(5), 5000));
 }
 
+// A place given up is kept open for the next join of this thread; a forked child must open its
+// own: through its parent's open file description it would share the parent's place.
+TEST(LocalQueue, AChildNeverQueuesThroughItsParentsSpareDescriptor) {
+    const std::string path = unique_path("spare");
+    {
+        LocalQueue first(path);
+        ASSERT_TRUE(first.join());
+        first.leave();  // its descriptor is now this thread's spare
+    }
+    Pipe events;
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        LocalQueue child(path);
+        if (!child.join() || !child.is_head()) ::_exit(1);
+        events.put('h');
+        std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+        ::_exit(0);
+    }
+    ASSERT_EQ(events.get(5000), 'h');
+    LocalQueue parent(path);  // takes the spare descriptor
+    ASSERT_TRUE(parent.join());
+    EXPECT_FALSE(parent.is_head()) << "the child's place and ours are one";
+    parent.leave();
+    EXPECT_EQ(wait_child(pid), 0);
+}
+
 class FileLockQueueTest : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -291,6 +318,37 @@ TEST_F(FileLockQueueTest, AStuckHeadCostsAWaiterASliceNotItsLock) {
     EXPECT_EQ(r.status, Status::Acquired);
     EXPECT_GE(waited, 400ms);  // it did not barge past the head at once
     EXPECT_LT(waited, 5s);
+    waiter.release();
+}
+
+// A head promoted while the lock is held waits without a first attempt; it still finds out
+// when the holder dies, and breaks the lock.
+TEST_F(FileLockQueueTest, APromotedHeadStillBreaksADeadHolder) {
+    Pipe events;
+    pid_t holder = ::fork();
+    if (holder == 0) {
+        LockFile lock(path_);
+        if (lock.try_acquire(record()) != Status::Acquired) ::_exit(1);
+        events.put('h');
+        ::pause();
+        ::_exit(0);
+    }
+    ASSERT_EQ(events.get(5000), 'h');
+    auto ahead = std::make_unique<LocalQueue>(path_);
+    ASSERT_TRUE(ahead->join());
+    std::thread director([&] {
+        std::this_thread::sleep_for(200ms);
+        ahead->leave();  // our waiter becomes the head, the lock still held
+        std::this_thread::sleep_for(200ms);
+        ::kill(holder, SIGKILL);
+    });
+    LockFile waiter(path_);
+    auto start = std::chrono::steady_clock::now();
+    WaitResult r = waiter.acquire(record(), Deadline::after(20), nullptr);
+    EXPECT_EQ(r.status, Status::Acquired);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+    director.join();
+    EXPECT_EQ(wait_child(holder), 100 + SIGKILL);
     waiter.release();
 }
 

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
+#include <vector>
 #include <unordered_set>
 
 #include "common/process.hpp"
@@ -103,6 +104,57 @@ class ProbeFd {
     uid_t euid_ = 0;
 };
 
+// Descriptors of places given up, for the next join() of this thread: opening the queue file
+// and an eventfd on every wait cost more than the rest of a hand-off's queue work. A spare
+// place holds no lock (leave() unlocked it). Dropped after fork (a child must not lock through
+// its parent's open file description) and after a change of uid (the file is per uid).
+class SpareDescriptors {
+  public:
+    UniqueFd take_place() { return take(places_); }
+    UniqueFd take_ready() { return take(readies_); }
+    void give(UniqueFd place, UniqueFd ready) {
+        renew();
+        if (place && places_.size() < kKept) places_.push_back(place.release());
+        if (ready && readies_.size() < kKept) readies_.push_back(ready.release());
+    }
+    ~SpareDescriptors() { drop(); }
+
+  private:
+    static constexpr std::size_t kKept = 2;
+
+    UniqueFd take(std::vector<int> &spares) {
+        renew();
+        if (spares.empty()) return UniqueFd();
+        UniqueFd fd(spares.back());
+        spares.pop_back();
+        return fd;
+    }
+    void renew() {
+        pid_t pid = process::current_pid();
+        uid_t euid = ::geteuid();
+        if (pid != pid_ || euid != euid_) {
+            drop();
+            pid_ = pid;
+            euid_ = euid;
+        }
+    }
+    void drop() {
+        for (int fd : places_) ::close(fd);
+        for (int fd : readies_) ::close(fd);
+        places_.clear();
+        readies_.clear();
+    }
+
+    std::vector<int> places_, readies_;
+    pid_t pid_ = 0;
+    uid_t euid_ = 0;
+};
+
+SpareDescriptors &spares() {
+    static thread_local SpareDescriptors instance;
+    return instance;
+}
+
 }  // namespace
 
 // Every queue that has a place, so a forked child can close its copies at once. Open file
@@ -163,7 +215,8 @@ bool LocalQueue::joined() {
 
 bool LocalQueue::join() {
     leave();
-    UniqueFd place(open_queue_file());
+    UniqueFd place = spares().take_place();
+    if (!place) place.reset(open_queue_file());
     if (!place) return false;
     joined_pid_ = process::current_pid();
     struct flock range = slot_range(slot_, F_WRLCK);
@@ -175,7 +228,8 @@ bool LocalQueue::join() {
         return true;
     }
     if (errno != EAGAIN && errno != EACCES) return false;
-    UniqueFd ready(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    UniqueFd ready = spares().take_ready();
+    if (!ready) ready.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
     if (!ready) return false;
     place_fd_ = std::move(place);
     ready_fd_ = std::move(ready);
@@ -206,8 +260,9 @@ bool LocalQueue::join() {
 }
 
 // Runs in the waiting thread. No object with a destructor lives in this frame: cancellation
-// unwinds through it.
-void *LocalQueue::take_place(void *self) {
+// unwinds through it. Nor does AddressSanitizer put redzones in it: a forced unwind skips the
+// epilogue that would clear them, and the thread's exit then trips over them.
+__attribute__((no_sanitize_address)) void *LocalQueue::take_place(void *self) {
     auto *queue = static_cast<LocalQueue *>(self);
     struct flock range = slot_range(queue->slot_, F_WRLCK);
     int rc;
@@ -228,8 +283,10 @@ bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {
     if (::poll(&ready, 1, timeout) <= 0) return false;  // slice over, deadline, or a signal
     std::uint64_t count;
     if (::read(ready_fd_.get(), &count, sizeof count) != sizeof count) return false;
-    stop_thread();
-    ready_fd_.reset();
+    // The thread has done its work and is returning: joined, not cancelled.
+    ::pthread_join(thread_, nullptr);
+    thread_running_ = false;
+    spares().give(UniqueFd(), std::move(ready_fd_));
     // A queue that failed under us (ENOLCK, say) no longer orders anything: go on as the head,
     // which waits the way an unqueued waiter does.
     head_ = true;
@@ -250,11 +307,20 @@ void LocalQueue::leave() {
         return;
     }
     PlaceRegistry::remove(this);
-    // Cancelling the thread withdraws its pending request; closing the descriptor then frees
-    // our byte, and the kernel hands it to the next waiter.
+    // Cancelling the thread withdraws its pending request; unlocking then frees our byte, and
+    // the kernel hands it to the next waiter. A descriptor that could not be unlocked is
+    // closed, which frees the byte too.
     stop_thread();
-    place_fd_.reset();
-    ready_fd_.reset();
+    struct flock range = slot_range(slot_, F_UNLCK);
+    if (::fcntl(place_fd_.get(), F_OFD_SETLK, &range) != 0) place_fd_.reset();
+    if (ready_fd_) {
+        // A count the thread left (it got the byte after our last look) must not wake the
+        // next user of this eventfd.
+        std::uint64_t count;
+        while (::read(ready_fd_.get(), &count, sizeof count) == sizeof count) {
+        }
+    }
+    spares().give(std::move(place_fd_), std::move(ready_fd_));
     joined_ = head_ = false;
 }
 

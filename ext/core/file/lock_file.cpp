@@ -32,7 +32,7 @@ constexpr int kLinkRounds = 4;
 // (see acquire()).
 constexpr int kBehindHeadSliceMs = 500;
 constexpr int kBehindHeadForcedTryEvery = 4;
-constexpr useconds_t kBehindHeadFreeForUs = 10000;
+constexpr int kBehindHeadFreeForMs = 100;
 
 bool lock_file_present(const std::string &path) {
     struct stat st;
@@ -275,35 +275,50 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
         }
         if (!queue.join()) return wait_as_head(record, deadline, interrupted, contention);
     }
-    int slices_waited = 0;
+    int slices_waited = -1;  // stays -1 for a process that was the head at once
     while (!queue.is_head()) {
+        if (slices_waited < 0) slices_waited = 0;
         if (stop_for_interrupt()) return {Status::AlreadyLocked, true};
         if (queue.wait_for_turn(deadline, kBehindHeadSliceMs)) break;
         if (stop_for_interrupt()) return {Status::AlreadyLocked, true};
         // A slice without progress: the head may be stuck (stopped, or a process that keeps a
         // place it does not use). An attempt of our own bounds what that costs us, but only
-        // when the lock stays free for a moment (a head that works takes a free lock within
-        // well under a millisecond; trying in that gap would take it ahead of the head), or
-        // every few slices in any case (a stuck head that should have broken a dead holder).
-        if (!deadline.expired() && ++slices_waited % kBehindHeadForcedTryEvery != 0) {
-            if (lock_file_present(path_)) continue;
-            ::usleep(kBehindHeadFreeForUs);
-            if (lock_file_present(path_)) continue;
+        // when the lock stays free for a while (a head that works takes a free lock at once,
+        // even on a loaded machine; trying in that gap would take it ahead of the head), or,
+        // every few slices, when it is held (a stuck head would not break a dead holder).
+        if (!deadline.expired()) {
+            if (lock_file_present(path_)) {
+                if (++slices_waited % kBehindHeadForcedTryEvery != 0) continue;
+            } else {
+                ::usleep(static_cast<useconds_t>(deadline.remaining_ms(kBehindHeadFreeForMs)) *
+                         1000);
+                if (lock_file_present(path_)) continue;
+            }
         }
         *contention = Contention{};
         Status status = try_acquire(record, contention);
         if (status != Status::AlreadyLocked || deadline.expired()) return {status};
     }
-    WaitResult result = wait_as_head(record, deadline, interrupted, contention);
+    WaitResult result = wait_as_head(record, deadline, interrupted, contention, slices_waited >= 0);
     keep_place = result.interrupted;
     return result;
 }
 
 WaitResult LockFile::wait_as_head(const std::string &record, const Deadline &deadline,
-                                  const std::function<bool()> &interrupted,
-                                  Contention *contention) {
+                                  const std::function<bool()> &interrupted, Contention *contention,
+                                  bool promoted) {
     ReleaseWaiter waiter(path_, on_local_filesystem());
-    for (;;) {
+    for (bool first = true;; first = false) {
+        // Promoted to the head while the lock is held (the usual case: the head before us
+        // just took it), the first attempt would only fail, at the cost of a whole attempt on
+        // the holder's time. With the watch in place, a present lock file is enough to wait;
+        // the first poll interval's attempt then looks at the holder (dead or alive).
+        if (first && promoted && !deadline.expired() && lock_file_present(path_)) {
+            if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
+            waiter.wait(deadline);
+            if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
+            continue;
+        }
         *contention = Contention{};
         Status status = try_acquire(record, contention);
         if (status != Status::AlreadyLocked || deadline.expired()) return {status};

@@ -84,7 +84,8 @@ class LockFile {
     bool break_if_dead(Contention *contention);
     UniqueFd keep_inode_open(UniqueFd &temp_fd) const;
     WaitResult wait_as_head(const std::string &record, const Deadline &deadline,
-                            const std::function<bool()> &interrupted, Contention *contention);
+                            const std::function<bool()> &interrupted, Contention *contention,
+                            bool promoted = false);
 
     std::string path_;
     mutable int local_fs_ = -1;  // -1 unknown, else 0/1
