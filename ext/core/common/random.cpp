@@ -76,16 +76,34 @@ void fill(void *buf, std::size_t len) {
     b.next += len;
 }
 
+namespace {
+
+// `count` random bytes: on the stack for the token sizes in use, on the heap beyond.
+class RandomBytes {
+  public:
+    explicit RandomBytes(std::size_t count) {
+        if (count > sizeof on_stack_) {
+            on_heap_.resize(count);
+            bytes_ = reinterpret_cast<unsigned char *>(on_heap_.data());
+        }
+        fill(bytes_, count);
+    }
+    RandomBytes(const RandomBytes &) = delete;
+    RandomBytes &operator=(const RandomBytes &) = delete;
+    const unsigned char *data() const { return bytes_; }
+
+  private:
+    unsigned char on_stack_[64];
+    std::string on_heap_;
+    unsigned char *bytes_ = on_stack_;
+};
+
+}  // namespace
+
 std::string hex_token(std::size_t bytes) {
     static const char digits[] = "0123456789abcdef";
-    unsigned char stack_raw[64];
-    std::string heap_raw;
-    unsigned char *raw = stack_raw;
-    if (bytes > sizeof stack_raw) {
-        heap_raw.resize(bytes);
-        raw = reinterpret_cast<unsigned char *>(heap_raw.data());
-    }
-    fill(raw, bytes);
+    RandomBytes random(bytes);
+    const unsigned char *raw = random.data();
     std::string hex(bytes * 2, '\0');
     for (std::size_t i = 0; i < bytes; ++i) {
         hex[2 * i] = digits[raw[i] >> 4];
@@ -97,14 +115,8 @@ std::string hex_token(std::size_t bytes) {
 std::string base64_token(std::size_t bytes) {
     static const char alphabet[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    unsigned char stack_raw[64];
-    std::string heap_raw;
-    unsigned char *raw = stack_raw;
-    if (bytes > sizeof stack_raw) {
-        heap_raw.resize(bytes);
-        raw = reinterpret_cast<unsigned char *>(heap_raw.data());
-    }
-    fill(raw, bytes);
+    RandomBytes random(bytes);
+    const unsigned char *raw = random.data();
     std::string out;
     out.reserve((bytes + 2) / 3 * 4);
     std::size_t i = 0;

@@ -16,9 +16,9 @@ class Pool {
     using Pin = IdlePool<Connection>::Pin;
 
     // The pooled connection for these parameters if it is still reusable (same process, no
-    // error, socket idle: Connection::reusable_for_next_command()); otherwise a new one replaces it. The read timeout is updated to
-    // params.read_timeout. Other connections idle past the timeout are closed. Throws
-    // ConnectionError if connecting fails.
+    // error, socket idle: Connection::reusable_for_next_command()); otherwise a new one replaces
+    // it. The read timeout is updated to params.read_timeout. Other connections idle past the
+    // timeout are closed. Throws ConnectionError if connecting fails.
     Connection &get(const ConnectionParams &params, Clock::time_point now = Clock::now());
 
     Pin pin(const ConnectionParams &params) { return connections_.pin(params.pool_key()); }
