@@ -300,7 +300,8 @@ ZEND_METHOD(Filelock, try_lock) {
 }
 
 // Once per process: without inotify a waiting head polls the lock file (up to 100 ms late),
-// which whoever runs the host should hear about.
+// which whoever runs the host should hear about. A failure seen by a wait that got the lock is
+// reported by the next lock() call, before it waits.
 void report_inotify_fallback() {
     int error = nativelock::file::take_inotify_failure();
     if (!error) return;
@@ -349,6 +350,10 @@ ZEND_METHOD(Filelock, lock) {
     }
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     if (!lock_of(object)) RETURN_THROWS();
+    // Raised only while this call holds nothing (here, or after a wait that did not get the
+    // lock): an error handler runs user code, which may throw or re-run the constructor.
+    report_inotify_fallback();
+    if (EG(exception)) RETURN_THROWS();
     // INF and anything >= Deadline::kUnlimitedSeconds mean no limit, like null.
     const auto deadline =
         timeout_is_null ? nativelock::Deadline::never() : nativelock::Deadline::after(timeout);
@@ -361,19 +366,13 @@ ZEND_METHOD(Filelock, lock) {
             RETURN_THROWS();
         }
         if (!result.interrupted) {
-            // Before the lock is handed over: an error handler may turn the notice into an
-            // exception, and a lock() that throws must not leave the lock taken.
-            report_inotify_fallback();
-            if (EG(exception)) {
-                if (result.status == Status::Acquired) {
-                    if (LockFile *lock = from_object(object)->state.lock.get()) lock->release();
-                }
-                RETURN_THROWS();
-            }
             if (result.status == Status::Acquired) {
                 track(object);
                 forget_stat_cache(false);
+                RETURN_LONG(static_cast<zend_long>(result.status));
             }
+            report_inotify_fallback();
+            if (EG(exception)) RETURN_THROWS();
             RETURN_LONG(static_cast<zend_long>(result.status));
         }
         // An interrupted round kept our place in the host's queue for the next round; a handler
