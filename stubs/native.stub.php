@@ -99,7 +99,7 @@ namespace Nativelock {
         /**
          * @param string $dsn PDO's "mysql:host=…;port=…;dbname=…" (unix_socket= also works)
          */
-        public function __construct(string $dsn, ?string $username = null, #[\SensitiveParameter] ?string $password = null, string $table = "shared_locks") {}
+        public function __construct(string $dsn, ?string $username = null, ?string $password = null, string $table = "shared_locks") {}
 
         public function getTable(): string {}
     }

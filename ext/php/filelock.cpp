@@ -225,6 +225,11 @@ void forget_stat_cache(bool clear_realpath_cache) {
 
 }  // namespace
 
+// The owner record Filelock writes, for the native API's FileBackend (native_lock.cpp).
+nativelock::file::OwnerRecord nativelock_filelock_owner_record(const std::string &name) {
+    return default_record(name);
+}
+
 ZEND_METHOD(Filelock, __construct) {
     zend_string *name;
     ZEND_PARSE_PARAMETERS_START(1, 1)

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 8481fdde5a8014d70fe87d63ed12cadc7ea92a63 */
+ * Stub hash: 3fa089cda38df2357af93d5da3db71843b844353 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Nativelock_Backend_getName, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
@@ -229,9 +229,6 @@ static zend_class_entry *register_class_Nativelock_MysqlBackend(zend_class_entry
 	INIT_NS_CLASS_ENTRY(ce, "Nativelock", "MysqlBackend", class_Nativelock_MysqlBackend_methods);
 	class_entry = zend_register_internal_class_ex(&ce, class_entry_Nativelock_Backend);
 	class_entry->ce_flags |= ZEND_ACC_FINAL|ZEND_ACC_NO_DYNAMIC_PROPERTIES|ZEND_ACC_NOT_SERIALIZABLE;
-
-
-	zend_add_parameter_attribute(zend_hash_str_find_ptr(&class_entry->function_table, "__construct", sizeof("__construct") - 1), 2, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
 
 	return class_entry;
 }

@@ -13,6 +13,7 @@ extern "C" {
 #include <hiredis/hiredis.h>
 #include <mysql.h>
 
+#include "native_api.h"
 #include "request_registry.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(nativelock)
@@ -116,6 +117,7 @@ static PHP_MINIT_FUNCTION(nativelock) {
     nativelock_filelock_minit(module_number);
     nativelock_redislock_minit(module_number);
     nativelock_sharedlock_minit(module_number);
+    nativelock_native_minit(module_number);
     return SUCCESS;
 }
 
@@ -147,6 +149,7 @@ static PHP_RSHUTDOWN_FUNCTION(nativelock) {
     nativelock_filelock_rshutdown();
     nativelock_redislock_rshutdown();
     nativelock_sharedlock_rshutdown();
+    nativelock_native_rshutdown();
     return SUCCESS;
 }
 

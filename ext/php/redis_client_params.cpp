@@ -347,9 +347,9 @@ std::shared_ptr<const redis::ConnectionParams> build_params(const RawParams &raw
 
 }  // namespace
 
-// Parses a client object or URI into the request's parameters. Returns false with a PHP
-// exception pending on failure.
-bool configure_from(zval *redis) {
+// Parses a client object or URI into connection parameters. Returns nullptr with a PHP
+// exception pending on failure; `what` names the argument in the TypeError.
+std::shared_ptr<const redis::ConnectionParams> params_from_zval(zval *redis, const char *what) {
     RawParams raw;
     ZVAL_DEREF(redis);
     bool ok = true;
@@ -366,26 +366,36 @@ bool configure_from(zval *redis) {
         ok = gather_predis(Z_OBJ_P(redis), raw);
     } else {
         zend_type_error(
-            "RedisLock::setRedis(): Argument #1 ($redis) must be of type "
-            "Credis_Client|Redis|Predis\\Client|string "
+            "%s must be of type Credis_Client|Redis|Predis\\Client|string "
             "(redis://[user:pass@]host[:port][/db], tcp://host:port, unix:///path or /path), %s "
             "given",
-            zend_zval_type_name(redis));
+            what, zend_zval_type_name(redis));
         ok = false;
     }
     if (!ok || EG(exception)) {
         raw_free(raw);
-        return false;
+        return nullptr;
     }
     PendingError error;
+    std::shared_ptr<const redis::ConnectionParams> params;
     try {
-        redislock_globals().params = build_params(raw);
+        params = build_params(raw);
     } catch (...) {
         capture_current_exception(error);
     }
     raw_free(raw);
     throw_error(error);
-    return !EG(exception);
+    if (EG(exception)) return nullptr;
+    return params;
+}
+
+// Parses a client object or URI into the request's parameters. Returns false with a PHP
+// exception pending on failure.
+bool configure_from(zval *redis) {
+    auto params = params_from_zval(redis, "RedisLock::setRedis(): Argument #1 ($redis)");
+    if (!params) return false;
+    redislock_globals().params = std::move(params);
+    return true;
 }
 
 // ensureRedisIsSet(): the parameters of this request, parsed lazily from RedisLock::$redis

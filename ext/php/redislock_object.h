@@ -119,6 +119,9 @@ bool throw_error(const PendingError &error) noexcept;
 // setRedis() and ensureRedisIsSet() (redis_client_params.cpp). Return false with a PHP
 // exception pending.
 bool configure_from(zval *redis);
+// A client object or URI as connection parameters (also for Nativelock\RedisBackend);
+// nullptr with a PHP exception pending on failure. `what` names the argument in a TypeError.
+std::shared_ptr<const redis::ConnectionParams> params_from_zval(zval *redis, const char *what);
 bool ensure_redis();
 
 // lock() natively (redislock.cpp), for createAndLock(): sets return_value or throws.

@@ -224,6 +224,27 @@ bool is_held(Connection &conn, std::string_view key, std::string_view value) {
     return !reply_is_nil(r.get()) && reply_string(r.get()) == value;
 }
 
+std::optional<std::string> current_value(Connection &conn, std::string_view key) {
+    Reply r = conn.command({"GET", key});
+    if (reply_is_error(r.get())) server_error(conn, "GET", r.get());
+    if (reply_is_nil(r.get())) return std::nullopt;
+    return std::string(reply_string(r.get()));
+}
+
+bool force_release(Connection &conn, std::string_view key) {
+    // The release script with the holder's own value: waiters are handed the key as after any
+    // release. A holder that changed in between (released, expired, handed over) is read again.
+    for (int round = 0; round < 100; ++round) {
+        std::optional<std::string> holder = current_value(conn, key);
+        if (!holder) return round > 0;
+        if (release(conn, key, *holder)) return true;
+    }
+    // Contended beyond reason: plain DEL (waiters notice on their poll).
+    Reply r = conn.command({"DEL", key});
+    if (reply_is_error(r.get())) server_error(conn, "DEL", r.get());
+    return reply_integer(r.get()) > 0;
+}
+
 Subscriber *SubscriberPool::get(const ConnectionParams &params,
                                 const std::function<bool()> &interrupted) {
     const std::string &key = params.pool_key();

@@ -76,6 +76,13 @@ std::optional<long long> remaining_ms(Connection &conn, std::string_view key,
 // Whether the key still holds our value.
 bool is_held(Connection &conn, std::string_view key, std::string_view value);
 
+// The value the key holds now (its holder's token), or nothing if it is free.
+std::optional<std::string> current_value(Connection &conn, std::string_view key);
+
+// Frees the key whoever holds it, handing it to the head of its queue like a release does.
+// Returns whether it was held.
+bool force_release(Connection &conn, std::string_view key);
+
 struct WaitStats {
     int attempts = 0;
     int notifications = 0;

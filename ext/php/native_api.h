@@ -1,0 +1,51 @@
+// The native API (namespace Nativelock, stubs/native.stub.php): what its two files share.
+//
+//   native_backend.cpp  Backend, RedisBackend, FileBackend, MysqlBackend: where locks live
+//   native_lock.cpp     Lock: one key and one token on a backend; request-end release, fork
+//
+// Both are clients of the same core as the seed classes: redis/lock (plain format, the
+// gist's and Laravel's), redis/symfony_format, file/lock_file, mysql/protocol.
+#pragma once
+
+#include "php_nativelock.h"
+
+#include <memory>
+#include <string>
+
+#include "exceptions.h"
+#include "mysql/native_session.hpp"
+#include "redis/params.hpp"
+
+namespace nativelock::php::native {
+
+extern zend_class_entry *backend_ce;
+extern zend_class_entry *redis_backend_ce;
+extern zend_class_entry *file_backend_ce;
+extern zend_class_entry *mysql_backend_ce;
+extern zend_class_entry *lock_ce;
+extern zend_class_entry *lock_exception_ce;
+extern zend_class_entry *not_supported_exception_ce;
+
+enum class BackendKind { None, RedisPlain, RedisSymfony, File, Mysql };
+
+// What a backend object is; copied into every Lock made on it (a Lock keeps no pointer into
+// the backend's state, only a reference to the object for getBackend()).
+struct BackendConfig {
+    BackendKind kind = BackendKind::None;
+    std::shared_ptr<const redis::ConnectionParams> redis;
+    std::string directory;  // FileBackend, with a trailing '/'
+    std::shared_ptr<const mysql::ConnectParams> mysql;
+    std::string table;  // MysqlBackend
+};
+
+// The configuration of a constructed backend object, or nullptr with an Error thrown.
+const BackendConfig *backend_config(zend_object *backend);
+
+// The PHP exception for a core error: ValueError for bad arguments (exceptions.h), else
+// Nativelock\LockException.
+bool throw_error(const PendingError &error, const char *context) noexcept;
+
+}  // namespace nativelock::php::native
+
+void nativelock_native_minit(int module_number);
+void nativelock_native_rshutdown();

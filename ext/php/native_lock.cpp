@@ -1,0 +1,725 @@
+// Nativelock\Lock: one key and one token on a backend.
+//
+// Lifetime of a held lock: release(), or request end (the registry holds a reference, so an
+// object nobody keeps stays held, as the seed classes do; SPEC §2), unless detach() handed it to
+// another process. Fork: the process that took a lock is recorded; in any other process the
+// lock is not held and nothing is sent on its behalf. A random token drawn before fork() is
+// drawn anew by a child that acquires with the inherited object.
+//
+// User code (pcntl signal handlers) runs only between waits, with no C++ object of ours alive
+// outside the frame that owns the wait; the object's state is fetched again afterwards (a
+// handler may release, or even free, what the wait started from).
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "native_api.h"
+
+extern "C" {
+#include "Zend/zend_exceptions.h"
+}
+
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/deadline.hpp"
+#include "common/process.hpp"
+#include "common/random.hpp"
+#include "file/lock_file.hpp"
+#include "file/name.hpp"
+#include "file/record.hpp"
+#include "interrupts.h"
+#include "native_object.h"
+#include "redis/lock.hpp"
+#include "redislock_object.h"
+#include "request_registry.h"
+#if __has_include("redis/symfony_format.hpp")
+#include "redis/symfony_format.hpp"
+#define NL_HAVE_SYMFONY_FORMAT 1
+#endif
+
+nativelock::file::OwnerRecord nativelock_filelock_owner_record(const std::string &name);
+
+namespace nativelock::php::native {
+
+zend_class_entry *lock_ce;
+
+namespace {
+
+// TTLs at or above this many seconds (and INF) mean "no expiry": Redis keeps such a key ~31
+// years, which is as good as none and cannot overflow (SPEC §2 numbers).
+constexpr double kNoLimitSeconds = 1e9;
+
+struct LockState {
+    BackendConfig config;
+    zend_object *backend = nullptr;  // referenced, for getBackend()
+    std::string key;
+    std::string token;
+    bool token_random = false;
+    pid_t token_pid = 0;
+    bool constructed = false;
+    // A wait of this object is in progress (a signal handler must not start another one).
+    bool waiting = false;
+    bool held = false;
+    bool shared = false;
+    bool detached = false;
+    pid_t held_pid = 0;
+    std::unique_ptr<file::LockFile> file;  // FileBackend
+    redis::Pool::Pin connection_in_use;    // Redis: the pooled connection stays open while held
+    RegistryEntry entry;
+};
+using LockObject = NativeObject<LockState>;
+zend_object_handlers lock_handlers;
+
+LockState &state_of(zend_object *object) {
+    return LockObject::state_of(object);
+}
+
+LockState *constructed(zend_object *object) {
+    LockState &state = state_of(object);
+    if (!state.constructed) {
+        zend_throw_error(nullptr,
+                         "Nativelock\\Lock object is not initialized: its constructor was not called");
+        return nullptr;
+    }
+    return &state;
+}
+
+// Held by this process (a lock taken before fork() is the parent's).
+bool held_here(const LockState &state) {
+    return state.held && state.held_pid == process::current_pid();
+}
+
+void track(zend_object *object) {
+    LockState &state = state_of(object);
+    if (state.detached || state.entry.linked) return;
+    registry_add(&state.entry);
+    GC_ADDREF(object);
+}
+
+// Unlinks; the caller's own reference ($this) keeps the object alive.
+void untrack(zend_object *object) {
+    LockState &state = state_of(object);
+    if (!state.entry.linked) return;
+    registry_remove(&state.entry);
+    OBJ_RELEASE(object);
+}
+
+void mark_not_held(LockState &state) noexcept {
+    state.held = false;
+    state.shared = false;
+    state.connection_in_use.reset();
+}
+
+redis::Connection &redis_connection(const LockState &state) {
+    return redislock_globals().pool.get(*state.config.redis);
+}
+
+long long redis_ttl_seconds(std::optional<double> ttl) {
+    if (!ttl || *ttl >= kNoLimitSeconds) return static_cast<long long>(kNoLimitSeconds);
+    return std::max(1LL, static_cast<long long>(std::ceil(*ttl)));
+}
+
+long long ttl_ms(std::optional<double> ttl) {
+    if (!ttl || *ttl >= kNoLimitSeconds) return static_cast<long long>(kNoLimitSeconds) * 1000;
+    return std::max(1LL, static_cast<long long>(std::ceil(*ttl * 1000)));
+}
+
+// Releases on the backend if this process holds the lock. Throws on backend errors.
+bool release_on_backend(LockState &state) {
+    switch (state.config.kind) {
+        case BackendKind::RedisPlain:
+            return redis::release(redis_connection(state), state.key, state.token);
+        case BackendKind::RedisSymfony:
+#ifdef NL_HAVE_SYMFONY_FORMAT
+            return redis::symfony::remove(redis_connection(state), state.key, state.token);
+#else
+            return false;
+#endif
+        case BackendKind::File:
+            return state.file && state.file->release();
+        case BackendKind::Mysql:
+        case BackendKind::None:
+            break;
+    }
+    return false;
+}
+
+// Request end (after destructors and shutdown functions, also after a fatal error): releases
+// without calling PHP, then drops the registry's reference.
+void release_at_request_end(RegistryEntry *entry) noexcept {
+    LockObject *self = LockObject::from_entry<&LockState::entry>(entry);
+    LockState &state = self->state;
+    try {
+        if (held_here(state)) release_on_backend(state);
+    } catch (...) {
+        // Nobody to tell: the lock lapses with its TTL (files: with the process).
+    }
+    mark_not_held(state);
+    OBJ_RELEASE(&self->std);
+}
+
+zend_object *create_lock(zend_class_entry *ce) {
+    zend_object *object = LockObject::create(ce, &lock_handlers);
+    state_of(object).entry.release = release_at_request_end;
+    return object;
+}
+
+void free_lock(zend_object *object) {
+    LockState &state = state_of(object);
+    // Only untracked objects get here: not held, detached, or the parent's after fork. A
+    // detached lock outlives its object by design.
+    if (state.backend) OBJ_RELEASE(state.backend);
+    state.backend = nullptr;
+    LockObject::destroy(object);
+}
+
+// Seconds as an optional limit: null → nothing; NaN, negative (and 0 unless allowed) →
+// ValueError. Returns false with the error thrown.
+bool parse_seconds(zval *value, bool is_null, double seconds, uint32_t arg, bool allow_zero,
+                   std::optional<double> *out) {
+    (void)value;
+    if (is_null) {
+        out->reset();
+        return true;
+    }
+    if (std::isnan(seconds) || seconds < 0 || (!allow_zero && seconds == 0)) {
+        zend_argument_value_error(arg, allow_zero ? "must be null or a number of seconds >= 0"
+                                                  : "must be null or a number of seconds > 0");
+        return false;
+    }
+    *out = seconds;
+    return true;
+}
+
+enum class Attempt { Acquired, NotAcquired, Interrupted };
+
+// One backend wait, resumable after an interrupt; see interrupts.h for the loop around it.
+class Wait {
+  public:
+    virtual ~Wait() = default;
+    virtual Attempt wait(const Deadline &deadline) = 0;
+    // Gives up for good (a handler threw or bailed out): leaves the backend's queue.
+    virtual void give_up() noexcept = 0;
+};
+
+class RedisPlainWait : public Wait {
+  public:
+    RedisPlainWait(const LockState &state, long long ttl_seconds)
+        : params_(state.config.redis),
+          command_connection_in_use_(redislock_globals().pool.pin(*params_)),
+          wait_(*params_, state.key, state.token, ttl_seconds, &redislock_globals().subscribers) {}
+    Attempt wait(const Deadline &deadline) override {
+        auto outcome = wait_.wait(redislock_globals().pool.get(*params_), deadline,
+                                  interrupt_pending);
+        if (outcome == redis::WaitOutcome::Interrupted) return Attempt::Interrupted;
+        return outcome == redis::WaitOutcome::Acquired ? Attempt::Acquired : Attempt::NotAcquired;
+    }
+    void give_up() noexcept override {
+        try {
+            wait_.leave_queue(redislock_globals().pool.get(*params_));
+        } catch (...) {
+            // Its place lapses with its lease.
+        }
+    }
+
+  private:
+    std::shared_ptr<const redis::ConnectionParams> params_;
+    redis::Pool::Pin command_connection_in_use_;
+    redis::AcquireWait wait_;
+};
+
+#ifdef NL_HAVE_SYMFONY_FORMAT
+class RedisSymfonyWait : public Wait {
+  public:
+    RedisSymfonyWait(const LockState &state, long long ttl, bool shared)
+        : params_(state.config.redis),
+          command_connection_in_use_(redislock_globals().pool.pin(*params_)),
+          wait_(*params_, state.key, state.token, ttl, shared, &redislock_globals().subscribers) {}
+    Attempt wait(const Deadline &deadline) override {
+        auto outcome = wait_.wait(redislock_globals().pool.get(*params_), deadline,
+                                  interrupt_pending);
+        if (outcome == redis::WaitOutcome::Interrupted) return Attempt::Interrupted;
+        return outcome == redis::WaitOutcome::Acquired ? Attempt::Acquired : Attempt::NotAcquired;
+    }
+    void give_up() noexcept override {
+        try {
+            wait_.leave_queue(redislock_globals().pool.get(*params_));
+        } catch (...) {
+        }
+    }
+
+  private:
+    std::shared_ptr<const redis::ConnectionParams> params_;
+    redis::Pool::Pin command_connection_in_use_;
+    redis::symfony::AcquireWait wait_;
+};
+#endif
+
+class FileWait : public Wait {
+  public:
+    FileWait(file::LockFile &lock, std::string record) : lock_(lock), record_(std::move(record)) {}
+    Attempt wait(const Deadline &deadline) override {
+        file::Contention contention;
+        file::WaitResult result = lock_.acquire(record_, deadline, interrupt_pending, &contention);
+        if (result.interrupted) return Attempt::Interrupted;
+        if (result.status == file::Status::FailedToObtain) {
+            throw SystemError("cannot take the lock file " + lock_.path(),
+                              contention.error ? contention.error : EIO);
+        }
+        return result.status == file::Status::Acquired ? Attempt::Acquired : Attempt::NotAcquired;
+    }
+    void give_up() noexcept override { lock_.abandon_wait(); }
+
+  private:
+    file::LockFile &lock_;
+    std::string record_;
+};
+
+std::string file_record(const LockState &state) {
+    file::OwnerRecord record = nativelock_filelock_owner_record(state.key);
+    record.token = state.token;
+    return file::encode(record);
+}
+
+std::unique_ptr<file::LockFile> &file_of(LockState &state) {
+    if (!state.file) {
+        state.file = std::make_unique<file::LockFile>(
+            file::lock_file_path(state.config.directory, state.key));
+    }
+    return state.file;
+}
+
+// One attempt without waiting. Throws on backend errors.
+bool try_once(LockState &state, std::optional<double> ttl, bool shared) {
+    switch (state.config.kind) {
+        case BackendKind::RedisPlain:
+            return redis::try_acquire(redis_connection(state), state.key, state.token,
+                                      redis_ttl_seconds(ttl));
+        case BackendKind::RedisSymfony:
+#ifdef NL_HAVE_SYMFONY_FORMAT
+            return shared ? redis::symfony::save_read(redis_connection(state), state.key,
+                                                      state.token, ttl_ms(ttl))
+                          : redis::symfony::save(redis_connection(state), state.key, state.token,
+                                                 ttl_ms(ttl));
+#else
+            (void)shared;
+            return false;
+#endif
+        case BackendKind::File: {
+            file::Contention contention;
+            file::Status status = file_of(state)->try_acquire(file_record(state), &contention);
+            if (status == file::Status::FailedToObtain) {
+                throw SystemError("cannot take the lock file " + state.file->path(),
+                                  contention.error ? contention.error : EIO);
+            }
+            return status == file::Status::Acquired;
+        }
+        case BackendKind::Mysql:
+        case BackendKind::None:
+            break;
+    }
+    return false;
+}
+
+std::unique_ptr<Wait> make_wait(LockState &state, std::optional<double> ttl, bool shared) {
+    switch (state.config.kind) {
+        case BackendKind::RedisPlain:
+            return std::make_unique<RedisPlainWait>(state, redis_ttl_seconds(ttl));
+        case BackendKind::RedisSymfony:
+#ifdef NL_HAVE_SYMFONY_FORMAT
+            return std::make_unique<RedisSymfonyWait>(state, ttl_ms(ttl), shared);
+#else
+            (void)shared;
+            break;
+#endif
+        case BackendKind::File:
+            return std::make_unique<FileWait>(*file_of(state), file_record(state));
+        case BackendKind::Mysql:
+        case BackendKind::None:
+            break;
+    }
+    throw InvalidArgument("this backend cannot wait");
+}
+
+// Sets the TTL anew if the token still holds the lock. Throws on backend errors.
+bool refresh_on_backend(LockState &state, std::optional<double> ttl) {
+    switch (state.config.kind) {
+        case BackendKind::RedisPlain:
+            return redis::refresh(redis_connection(state), state.key, state.token, ttl_ms(ttl));
+        case BackendKind::RedisSymfony:
+#ifdef NL_HAVE_SYMFONY_FORMAT
+            return redis::symfony::put_off_expiration(redis_connection(state), state.key,
+                                                      state.token, ttl_ms(ttl));
+#else
+            return false;
+#endif
+        case BackendKind::File:
+            return held_here(state) && state.file && state.file->held_by_us();
+        case BackendKind::Mysql:
+        case BackendKind::None:
+            break;
+    }
+    return false;
+}
+
+enum class Outcome { Acquired, NotAcquired, Error, Thrown, Bailout };
+
+// The C++ part of acquire(): every C++ object of the wait lives in this frame; signal handlers
+// run between waits (run_pending_interrupts, inside zend_try) and the wait goes on with the
+// same deadline.
+Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
+                         std::optional<double> timeout, bool shared,
+                         PendingError &error) noexcept {
+    try {
+        LockState *state = &state_of(object);
+        bool got = false;
+        if (timeout && *timeout == 0) {
+            got = try_once(*state, ttl, shared);
+        } else {
+            Deadline deadline = timeout ? Deadline::after(*timeout) : Deadline::never();
+            std::unique_ptr<Wait> wait = make_wait(*state, ttl, shared);
+            const pid_t waiter = process::current_pid();
+            state->waiting = true;
+            for (;;) {
+                Attempt attempt = wait->wait(deadline);
+                if (attempt != Attempt::Interrupted) {
+                    got = attempt == Attempt::Acquired;
+                    break;
+                }
+                AfterInterrupt after = run_pending_interrupts();
+                state = &state_of(object);  // a handler may have used the object
+                if (process::current_pid() != waiter) {
+                    // A handler forked: the child does not go on with the parent's wait.
+                    if (after == AfterInterrupt::KeepWaiting) return Outcome::NotAcquired;
+                    return after == AfterInterrupt::Exception ? Outcome::Thrown : Outcome::Bailout;
+                }
+                if (after == AfterInterrupt::KeepWaiting) continue;
+                wait->give_up();
+                state->waiting = false;
+                return after == AfterInterrupt::Exception ? Outcome::Thrown : Outcome::Bailout;
+            }
+            state->waiting = false;
+        }
+        if (!got) return Outcome::NotAcquired;
+        if (state->config.kind == BackendKind::RedisPlain ||
+            state->config.kind == BackendKind::RedisSymfony) {
+            state->connection_in_use = redislock_globals().pool.pin(*state->config.redis);
+        }
+        state->held = true;
+        state->shared = shared;
+        state->held_pid = process::current_pid();
+        return Outcome::Acquired;
+    } catch (...) {
+        capture_current_exception(error);
+        state_of(object).waiting = false;
+        return Outcome::Error;
+    }
+}
+
+}  // namespace
+}  // namespace nativelock::php::native
+
+using namespace nativelock::php::native;
+using nativelock::php::PendingError;
+namespace process = nativelock::process;
+
+ZEND_METHOD(Nativelock_Lock, __construct) {
+    zend_object *backend;
+    zend_string *key;
+    zend_string *token = nullptr;
+    ZEND_PARSE_PARAMETERS_START(2, 3)
+    Z_PARAM_OBJ_OF_CLASS(backend, backend_ce)
+    Z_PARAM_STR(key)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_STR_OR_NULL(token)
+    ZEND_PARSE_PARAMETERS_END();
+
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    if (state_of(object).constructed) {
+        zend_throw_error(nullptr, "Nativelock\\Lock::__construct() cannot be called twice");
+        RETURN_THROWS();
+    }
+    const BackendConfig *config = backend_config(backend);
+    if (!config) RETURN_THROWS();
+    if (ZSTR_LEN(key) == 0) {
+        zend_argument_value_error(2, "must not be empty");
+        RETURN_THROWS();
+    }
+    if (token && (ZSTR_LEN(token) == 0 || ZSTR_LEN(token) > 1024)) {
+        zend_argument_value_error(3, "must be null or a string of 1 to 1024 bytes");
+        RETURN_THROWS();
+    }
+    if (config->kind == BackendKind::RedisPlain || config->kind == BackendKind::RedisSymfony) {
+        if (ZSTR_LEN(key) > 65536) {
+            zend_argument_value_error(2, "must be at most 65536 bytes long");
+            RETURN_THROWS();
+        }
+    }
+    if (config->kind == BackendKind::Mysql && !zend_string_equals_literal(key, "") &&
+        ZSTR_LEN(key) > 64 * 4) {
+        zend_argument_value_error(2, "must be at most 64 characters long on MySQL");
+        RETURN_THROWS();
+    }
+    LockState &state = state_of(object);
+    NL_TRY
+    if (config->kind == BackendKind::File) {
+        // Validates the name as Filelock does (length, NUL in the directory).
+        nativelock::file::lock_file_path(config->directory,
+                                         std::string_view(ZSTR_VAL(key), ZSTR_LEN(key)));
+    }
+    state.config = *config;
+    state.key.assign(ZSTR_VAL(key), ZSTR_LEN(key));
+    if (token) {
+        state.token.assign(ZSTR_VAL(token), ZSTR_LEN(token));
+    } else {
+        state.token = nativelock::random::base64_token(20);
+        state.token_random = true;
+    }
+    state.token_pid = process::current_pid();
+    state.constructed = true;
+    NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::__construct()")
+    GC_ADDREF(backend);
+    state.backend = backend;
+}
+
+ZEND_METHOD(Nativelock_Lock, acquire) {
+    double ttl_value = 0, timeout_value = 0;
+    bool ttl_null = true, timeout_null = false;
+    bool shared = false;
+    ZEND_PARSE_PARAMETERS_START(0, 3)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_DOUBLE_OR_NULL(ttl_value, ttl_null)
+    Z_PARAM_DOUBLE_OR_NULL(timeout_value, timeout_null)
+    Z_PARAM_BOOL(shared)
+    ZEND_PARSE_PARAMETERS_END();
+
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    LockState *state = constructed(object);
+    if (!state) RETURN_THROWS();
+    std::optional<double> ttl, timeout;
+    if (!parse_seconds(nullptr, ttl_null, ttl_value, 1, false, &ttl)) RETURN_THROWS();
+    if (!parse_seconds(nullptr, timeout_null, timeout_value, 2, true, &timeout)) RETURN_THROWS();
+    if (shared && state->config.kind != BackendKind::RedisSymfony) {
+        zend_throw_exception_ex(not_supported_exception_ce, 0,
+                                "Nativelock\\Lock::acquire(): this backend has no shared locks");
+        RETURN_THROWS();
+    }
+    if (state->waiting) {
+        zend_throw_exception(lock_exception_ce,
+                             "Nativelock\\Lock::acquire(): a wait of this lock is in progress", 0);
+        RETURN_THROWS();
+    }
+    if (state->held && !held_here(*state)) {
+        // Taken by the parent before fork(): the child forgets it without a word to the backend.
+        mark_not_held(*state);
+        untrack(object);
+    }
+    NL_TRY
+    if (state->token_random && state->token_pid != process::current_pid()) {
+        // A child must not share its parent's random token: both would pass "still ours".
+        state->token = nativelock::random::base64_token(20);
+        state->token_pid = process::current_pid();
+    }
+    if (held_here(*state) && state->shared == shared) {
+        // Taken again by its holder: the new TTL (files: nothing to do).
+        if (refresh_on_backend(*state, ttl)) RETURN_TRUE;
+        mark_not_held(*state);
+    }
+    NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::acquire()")
+    if (!state->held) untrack(object);
+
+    PendingError error;
+    Outcome outcome = acquire_natively(object, ttl, timeout, shared, error);
+    switch (outcome) {
+        case Outcome::Acquired:
+            track(object);
+            RETURN_TRUE;
+        case Outcome::NotAcquired:
+            RETURN_FALSE;
+        case Outcome::Thrown:
+            RETURN_THROWS();
+        case Outcome::Bailout:
+            zend_bailout();
+        case Outcome::Error:
+            break;
+    }
+    if (error.category == nativelock::php::ErrorCategory::Bailout) zend_bailout();
+    throw_error(error, "Nativelock\\Lock::acquire()");
+    RETURN_THROWS();
+}
+
+ZEND_METHOD(Nativelock_Lock, refresh) {
+    double ttl_value;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+    Z_PARAM_DOUBLE(ttl_value)
+    ZEND_PARSE_PARAMETERS_END();
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    LockState *state = constructed(object);
+    if (!state) RETURN_THROWS();
+    std::optional<double> ttl;
+    if (!parse_seconds(nullptr, false, ttl_value, 1, false, &ttl)) RETURN_THROWS();
+    if (state->token_pid != process::current_pid() ||
+        (state->held && !held_here(*state))) {
+        RETURN_FALSE;  // the parent's lock
+    }
+    bool ok = false;
+    NL_TRY
+    ok = refresh_on_backend(*state, ttl);
+    NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::refresh()")
+    if (!ok && state->held) {
+        mark_not_held(*state);  // expired or taken: lost
+        untrack(object);
+    }
+    RETURN_BOOL(ok);
+}
+
+ZEND_METHOD(Nativelock_Lock, release) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    LockState *state = constructed(object);
+    if (!state) RETURN_THROWS();
+    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state))) {
+        // After fork: the parent's lock is not ours to release.
+        if (state->held) {
+            mark_not_held(*state);
+            untrack(object);
+        }
+        RETURN_FALSE;
+    }
+    if (state->waiting) {
+        zend_throw_exception(lock_exception_ce,
+                             "Nativelock\\Lock::release(): a wait of this lock is in progress", 0);
+        RETURN_THROWS();
+    }
+    bool released = false;
+    NL_TRY
+    released = release_on_backend(*state);
+    NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::release()")
+    mark_not_held(*state);
+    untrack(object);
+    RETURN_BOOL(released);
+}
+
+ZEND_METHOD(Nativelock_Lock, isHeld) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state))) {
+        RETURN_FALSE;
+    }
+    bool held = false;
+    NL_TRY
+    switch (state->config.kind) {
+        case BackendKind::RedisPlain:
+            held = nativelock::redis::is_held(redis_connection(*state), state->key, state->token);
+            break;
+        case BackendKind::RedisSymfony:
+#ifdef NL_HAVE_SYMFONY_FORMAT
+            held = nativelock::redis::symfony::exists(redis_connection(*state), state->key,
+                                                      state->token);
+#endif
+            break;
+        case BackendKind::File:
+            held = held_here(*state) && state->file && state->file->held_by_us();
+            break;
+        case BackendKind::Mysql:
+        case BackendKind::None:
+            break;
+    }
+    NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::isHeld()")
+    RETURN_BOOL(held);
+}
+
+ZEND_METHOD(Nativelock_Lock, isAcquired) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    RETURN_BOOL(held_here(*state));
+}
+
+ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state))) {
+        RETURN_DOUBLE(0.0);
+    }
+    std::optional<long long> ms;
+    bool never_expires = false;
+    NL_TRY
+    switch (state->config.kind) {
+        case BackendKind::RedisPlain:
+            ms = nativelock::redis::remaining_ms(redis_connection(*state), state->key,
+                                                 state->token);
+            break;
+        case BackendKind::RedisSymfony:
+#ifdef NL_HAVE_SYMFONY_FORMAT
+            ms = nativelock::redis::symfony::remaining_ms(redis_connection(*state), state->key,
+                                                          state->token);
+#endif
+            break;
+        case BackendKind::File:
+            never_expires = held_here(*state) && state->file && state->file->held_by_us();
+            break;
+        case BackendKind::Mysql:
+        case BackendKind::None:
+            break;
+    }
+    NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::getRemainingLifetime()")
+    if (never_expires || (ms && *ms < 0)) RETURN_NULL();
+    if (!ms) RETURN_DOUBLE(0.0);
+    // A key kept "for ever" (a null TTL, ~31 years) reads as no expiry.
+    if (*ms >= static_cast<long long>(kNoLimitSeconds / 2) * 1000) RETURN_NULL();
+    RETURN_DOUBLE(static_cast<double>(*ms) / 1000.0);
+}
+
+ZEND_METHOD(Nativelock_Lock, detach) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    LockState *state = constructed(object);
+    if (!state) RETURN_THROWS();
+    state->detached = true;
+    untrack(object);
+}
+
+ZEND_METHOD(Nativelock_Lock, getKey) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    RETURN_STRINGL(state->key.data(), state->key.size());
+}
+
+ZEND_METHOD(Nativelock_Lock, getToken) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    RETURN_STRINGL(state->token.data(), state->token.size());
+}
+
+ZEND_METHOD(Nativelock_Lock, isShared) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    RETURN_BOOL(held_here(*state) && state->shared);
+}
+
+ZEND_METHOD(Nativelock_Lock, getBackend) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    RETURN_OBJ_COPY(state->backend);
+}
+
+void nativelock_native_lock_minit() {
+    lock_ce->create_object = create_lock;
+    LockObject::init_handlers(lock_handlers, free_lock);
+}
+
+void nativelock_native_rshutdown() {
+    // Held locks were released by the registry drain; connections are the pools' (RedisLock's
+    // rshutdown sweeps them).
+}
