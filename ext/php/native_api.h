@@ -49,3 +49,4 @@ bool throw_error(const PendingError &error, const char *context) noexcept;
 
 void nativelock_native_minit(int module_number);
 void nativelock_native_rshutdown();
+void nativelock_native_gshutdown(zend_nativelock_globals *globals);

@@ -23,7 +23,11 @@ extern "C" {
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <unordered_map>
+#include <vector>
+#include <algorithm>
 
 #include "common/deadline.hpp"
 #include "common/process.hpp"
@@ -32,6 +36,7 @@ extern "C" {
 #include "file/name.hpp"
 #include "file/record.hpp"
 #include "interrupts.h"
+#include "mysql/protocol.hpp"
 #include "native_object.h"
 #include "redis/lock.hpp"
 #include "redislock_object.h"
@@ -46,6 +51,19 @@ nativelock::file::OwnerRecord nativelock_filelock_owner_record(const std::string
 namespace nativelock::php::native {
 
 zend_class_entry *lock_ce;
+
+// MysqlBackend's sessions: GET_LOCK is re-entrant per session, so a session is never given a
+// second lock on a name it holds (two Lock objects of one process must exclude each other);
+// such a Lock gets a session of its own.
+struct PooledSession {
+    explicit PooledSession(const mysql::ConnectParams &params) : session(params) {}
+    mysql::NativeSession session;
+    std::set<std::string> held;  // names this session holds for a Lock
+};
+
+struct MysqlSessions {
+    std::unordered_map<std::string, std::vector<std::shared_ptr<PooledSession>>> by_params;
+};
 
 namespace {
 
@@ -68,6 +86,7 @@ struct LockState {
     bool detached = false;
     pid_t held_pid = 0;
     std::unique_ptr<file::LockFile> file;  // FileBackend
+    std::shared_ptr<PooledSession> mysql;  // MysqlBackend: the session that holds it
     redis::Pool::Pin connection_in_use;    // Redis: the pooled connection stays open while held
     RegistryEntry entry;
 };
@@ -109,9 +128,49 @@ void untrack(zend_object *object) {
 }
 
 void mark_not_held(LockState &state) noexcept {
+    if (state.mysql) {
+        state.mysql->held.erase(state.key);
+        state.mysql.reset();
+    }
     state.held = false;
     state.shared = false;
     state.connection_in_use.reset();
+}
+
+MysqlSessions &mysql_sessions() {
+    if (!NATIVELOCK_G(native_mysql)) NATIVELOCK_G(native_mysql) = new MysqlSessions();
+    return *NATIVELOCK_G(native_mysql);
+}
+
+// A session of this process that does not hold `name`, connected.
+std::shared_ptr<PooledSession> mysql_session_for(const LockState &state) {
+    auto &list = mysql_sessions().by_params[state.config.mysql->key()];
+    // Inherited across fork: the parent's sessions are forgotten without a word (no COM_QUIT).
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [](const std::shared_ptr<PooledSession> &s) {
+                                  return s->session.owner_pid() != process::current_pid();
+                              }),
+               list.end());
+    for (auto &pooled : list) {
+        if (pooled->held.count(state.key) == 0) return pooled;
+    }
+    list.push_back(std::make_shared<PooledSession>(*state.config.mysql));
+    return list.back();
+}
+
+long long mysql_ttl_seconds(std::optional<double> ttl) {
+    if (!ttl || *ttl >= static_cast<double>(mysql::kMaxTtlSeconds)) return mysql::kMaxTtlSeconds;
+    return std::max(1LL, static_cast<long long>(std::ceil(*ttl)));
+}
+
+mysql::Protocol mysql_protocol(PooledSession &pooled, const LockState &state) {
+    return mysql::Protocol(pooled.session, mysql::QuoteStyle::Default, state.config.table);
+}
+
+// Whether the session that took the lock is still the one on the server (a lost session lost
+// its locks).
+bool mysql_session_intact(const LockState &state) {
+    return state.mysql && state.mysql->session.connected();
 }
 
 redis::Connection &redis_connection(const LockState &state) {
@@ -141,7 +200,13 @@ bool release_on_backend(LockState &state) {
 #endif
         case BackendKind::File:
             return state.file && state.file->release();
-        case BackendKind::Mysql:
+        case BackendKind::Mysql: {
+            if (!state.mysql) return false;
+            std::shared_ptr<PooledSession> pooled = std::move(state.mysql);
+            pooled->held.erase(state.key);
+            if (!pooled->session.connected()) return false;
+            return mysql_protocol(*pooled, state).unlock(state.key);
+        }
         case BackendKind::None:
             break;
     }
@@ -279,6 +344,32 @@ class FileWait : public Wait {
     std::string record_;
 };
 
+class MysqlWait : public Wait {
+  public:
+    MysqlWait(LockState &state, long long ttl) : state_(state), ttl_(ttl) {}
+    Attempt wait(const Deadline &deadline) override {
+        // Chosen again after an interrupt: a handler may have taken this name on the session.
+        if (!pooled_ || pooled_->held.count(state_.key)) pooled_ = mysql_session_for(state_);
+        pooled_->session.ensure_connected();
+        try {
+            mysql_protocol(*pooled_, state_).lock(state_.key, deadline, ttl_, interrupt_pending);
+        } catch (const mysql::WaitInterrupted &) {
+            return Attempt::Interrupted;
+        } catch (const mysql::LockTimeout &) {
+            return Attempt::NotAcquired;
+        }
+        pooled_->held.insert(state_.key);
+        state_.mysql = pooled_;
+        return Attempt::Acquired;
+    }
+    void give_up() noexcept override {}
+
+  private:
+    LockState &state_;
+    long long ttl_;
+    std::shared_ptr<PooledSession> pooled_;
+};
+
 std::string file_record(const LockState &state) {
     file::OwnerRecord record = nativelock_filelock_owner_record(state.key);
     record.token = state.token;
@@ -319,6 +410,8 @@ bool try_once(LockState &state, std::optional<double> ttl, bool shared) {
             return status == file::Status::Acquired;
         }
         case BackendKind::Mysql:
+            return MysqlWait(state, mysql_ttl_seconds(ttl)).wait(Deadline::after(0)) ==
+                   Attempt::Acquired;
         case BackendKind::None:
             break;
     }
@@ -339,6 +432,7 @@ std::unique_ptr<Wait> make_wait(LockState &state, std::optional<double> ttl, boo
         case BackendKind::File:
             return std::make_unique<FileWait>(*file_of(state), file_record(state));
         case BackendKind::Mysql:
+            return std::make_unique<MysqlWait>(state, mysql_ttl_seconds(ttl));
         case BackendKind::None:
             break;
     }
@@ -360,6 +454,8 @@ bool refresh_on_backend(LockState &state, std::optional<double> ttl) {
         case BackendKind::File:
             return held_here(state) && state.file && state.file->held_by_us();
         case BackendKind::Mysql:
+            return held_here(state) && mysql_session_intact(state) &&
+                   mysql_protocol(*state.mysql, state).extend(state.key, mysql_ttl_seconds(ttl));
         case BackendKind::None:
             break;
     }
@@ -627,6 +723,9 @@ ZEND_METHOD(Nativelock_Lock, isHeld) {
             held = held_here(*state) && state->file && state->file->held_by_us();
             break;
         case BackendKind::Mysql:
+            held = held_here(*state) && mysql_session_intact(*state) &&
+                   mysql_protocol(*state->mysql, *state).has_remaining_ttl(state->key, -1);
+            break;
         case BackendKind::None:
             break;
     }
@@ -666,6 +765,12 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
             never_expires = held_here(*state) && state->file && state->file->held_by_us();
             break;
         case BackendKind::Mysql:
+            if (held_here(*state) && mysql_session_intact(*state)) {
+                auto seconds =
+                    mysql_protocol(*state->mysql, *state).remaining_seconds(state->key);
+                if (seconds) ms = std::max(0LL, *seconds) * 1000;
+            }
+            break;
         case BackendKind::None:
             break;
     }
@@ -720,6 +825,28 @@ void nativelock_native_lock_minit() {
 }
 
 void nativelock_native_rshutdown() {
-    // Held locks were released by the registry drain; connections are the pools' (RedisLock's
-    // rshutdown sweeps them).
+    // Held locks were released by the registry drain; Redis connections are RedisLock's pools'
+    // (its rshutdown sweeps them). MySQL: one idle session per server stays for the next
+    // request; the others (opened because one process held a name twice) are closed.
+    MysqlSessions *sessions = NATIVELOCK_G(native_mysql);
+    if (!sessions) return;
+    for (auto &[key, list] : sessions->by_params) {
+        bool kept_one = false;
+        list.erase(std::remove_if(list.begin(), list.end(),
+                                  [&](const std::shared_ptr<PooledSession> &s) {
+                                      if (!s->held.empty() || s.use_count() > 1) return false;
+                                      if (!kept_one && NATIVELOCK_G(pool_idle_timeout) > 0 &&
+                                          s->session.owner_pid() == process::current_pid()) {
+                                          kept_one = true;
+                                          return false;
+                                      }
+                                      return true;
+                                  }),
+                   list.end());
+    }
+}
+
+void nativelock_native_gshutdown(zend_nativelock_globals *globals) {
+    delete globals->native_mysql;
+    globals->native_mysql = nullptr;
 }

@@ -110,6 +110,7 @@ static PHP_GINIT_FUNCTION(nativelock) {
 static PHP_GSHUTDOWN_FUNCTION(nativelock) {
     nativelock_redislock_gshutdown(nativelock_globals);
     nativelock_sharedlock_gshutdown(nativelock_globals);
+    nativelock_native_gshutdown(nativelock_globals);
 }
 
 static PHP_MINIT_FUNCTION(nativelock) {

@@ -17,6 +17,9 @@ extern zend_module_entry nativelock_module_entry;
 namespace nativelock::php {
 struct RegistryEntry;
 struct RedisLockGlobals;
+namespace native {
+struct MysqlSessions;
+}
 namespace sharedlock {
 struct Pool;
 struct RequestState;
@@ -50,6 +53,8 @@ char timestamp_text[32];
 // RedisLock's connection pool and request parameters (redislock_object.h); allocated on
 // first use, freed in GSHUTDOWN.
 nativelock::php::RedisLockGlobals *redislock;
+// Nativelock\MysqlBackend's sessions (native_lock.cpp); allocated on first use.
+nativelock::php::native::MysqlSessions *native_mysql;
 ZEND_END_MODULE_GLOBALS(nativelock)
 
 ZEND_EXTERN_MODULE_GLOBALS(nativelock)

@@ -505,6 +505,25 @@ bool Protocol::has_remaining_ttl(const std::string &name, long long min_ttl) {
     return r.value && *r.value == "1";
 }
 
+bool Protocol::extend(const std::string &name, long long ttl) {
+    Result r = run("UPDATE " + q_table_ + " SET " + q_created_ + " = unix_timestamp(), " + q_ttl_ +
+                       " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                       " = connection_id() AND IFNULL(IS_USED_LOCK(?), 0) = connection_id()",
+                   {Param::integer(ttl), Param::str(name), Param::str(name)});
+    if (r.affected == 1) return true;
+    // Zero rows changed also when created and ttl already had these values (same second).
+    return has_remaining_ttl(name, -1);
+}
+
+std::optional<long long> Protocol::remaining_seconds(const std::string &name) {
+    Result r = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp() FROM " +
+                       q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                       " = connection_id() AND IFNULL(IS_USED_LOCK(?), 0) = connection_id()",
+                   {Param::str(name), Param::str(name)});
+    if (!r.value) return std::nullopt;
+    return std::strtoll(r.value->c_str(), nullptr, 10);
+}
+
 void Protocol::repair_table() {
     ++statements_;
     Result r = session_.execute("REPAIR TABLE " + q_table_, {}, false, true);

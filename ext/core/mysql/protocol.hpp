@@ -68,6 +68,11 @@ class Protocol {
     // for contenders to clean after its TTL, as it is when the package's process ends.
     bool release_at_end(const std::string &name);
     bool has_remaining_ttl(const std::string &name, long long min_ttl);
+    // Native API: sets a lock this session holds to expire `ttl` seconds from now; false if
+    // the session does not hold it (expired and taken over, or never held).
+    bool extend(const std::string &name, long long ttl);
+    // Native API: seconds left of a lock this session holds; nothing if it does not hold it.
+    std::optional<long long> remaining_seconds(const std::string &name);
     void repair_table();
 
     std::string quote(const std::string &identifier) const;
