@@ -67,8 +67,9 @@ const BackendConfig *backend_config(zend_object *backend) {
     // Only our own classes have our layout: a userland subclass of Backend is not a backend.
     if (backend->ce != redis_backend_ce && backend->ce != file_backend_ce &&
         backend->ce != mysql_backend_ce) {
-        zend_type_error("Nativelock backends are RedisBackend, FileBackend or MysqlBackend, %s given",
-                        ZSTR_VAL(backend->ce->name));
+        zend_type_error(
+            "Nativelock backends are RedisBackend, FileBackend or MysqlBackend, %s given",
+            ZSTR_VAL(backend->ce->name));
         return nullptr;
     }
     const BackendConfig &config = config_of(backend);
@@ -128,8 +129,9 @@ ZEND_METHOD(Nativelock_RedisBackend, __construct) {
     if (format && zend_string_equals_literal(format, "symfony")) {
         kind = BackendKind::RedisSymfony;
     } else if (format && !zend_string_equals_literal(format, "plain")) {
-        zend_argument_value_error(2, "must be RedisBackend::FORMAT_PLAIN (\"plain\") or "
-                                     "RedisBackend::FORMAT_SYMFONY (\"symfony\")");
+        zend_argument_value_error(2,
+                                  "must be RedisBackend::FORMAT_PLAIN (\"plain\") or "
+                                  "RedisBackend::FORMAT_SYMFONY (\"symfony\")");
         RETURN_THROWS();
     }
     // The client's getters are user code: nothing of ours is live while they run.
@@ -270,8 +272,7 @@ void nativelock_native_lock_minit();
 void nativelock_native_minit(int module_number) {
     (void)module_number;
     lock_exception_ce = register_class_Nativelock_LockException(spl_ce_RuntimeException);
-    not_supported_exception_ce =
-        register_class_Nativelock_NotSupportedException(lock_exception_ce);
+    not_supported_exception_ce = register_class_Nativelock_NotSupportedException(lock_exception_ce);
     backend_ce = register_class_Nativelock_Backend();
     backend_ce->create_object = create_backend;
     BackendObject::init_handlers(backend_handlers, free_backend);

@@ -100,8 +100,8 @@ LockState &state_of(zend_object *object) {
 LockState *constructed(zend_object *object) {
     LockState &state = state_of(object);
     if (!state.constructed) {
-        zend_throw_error(nullptr,
-                         "Nativelock\\Lock object is not initialized: its constructor was not called");
+        zend_throw_error(
+            nullptr, "Nativelock\\Lock object is not initialized: its constructor was not called");
         return nullptr;
     }
     return &state;
@@ -278,8 +278,8 @@ class RedisPlainWait : public Wait {
           command_connection_in_use_(redislock_globals().pool.pin(*params_)),
           wait_(*params_, state.key, state.token, ttl_seconds, &redislock_globals().subscribers) {}
     Attempt wait(const Deadline &deadline) override {
-        auto outcome = wait_.wait(redislock_globals().pool.get(*params_), deadline,
-                                  interrupt_pending);
+        auto outcome =
+            wait_.wait(redislock_globals().pool.get(*params_), deadline, interrupt_pending);
         if (outcome == redis::WaitOutcome::Interrupted) return Attempt::Interrupted;
         return outcome == redis::WaitOutcome::Acquired ? Attempt::Acquired : Attempt::NotAcquired;
     }
@@ -305,8 +305,8 @@ class RedisSymfonyWait : public Wait {
           command_connection_in_use_(redislock_globals().pool.pin(*params_)),
           wait_(*params_, state.key, state.token, ttl, shared, &redislock_globals().subscribers) {}
     Attempt wait(const Deadline &deadline) override {
-        auto outcome = wait_.wait(redislock_globals().pool.get(*params_), deadline,
-                                  interrupt_pending);
+        auto outcome =
+            wait_.wait(redislock_globals().pool.get(*params_), deadline, interrupt_pending);
         if (outcome == redis::WaitOutcome::Interrupted) return Attempt::Interrupted;
         return outcome == redis::WaitOutcome::Acquired ? Attempt::Acquired : Attempt::NotAcquired;
     }
@@ -468,8 +468,7 @@ enum class Outcome { Acquired, NotAcquired, Error, Thrown, Bailout };
 // run between waits (run_pending_interrupts, inside zend_try) and the wait goes on with the
 // same deadline.
 Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
-                         std::optional<double> timeout, bool shared,
-                         PendingError &error) noexcept {
+                         std::optional<double> timeout, bool shared, PendingError &error) noexcept {
     try {
         LockState *state = &state_of(object);
         bool got = false;
@@ -658,8 +657,7 @@ ZEND_METHOD(Nativelock_Lock, refresh) {
     if (!state) RETURN_THROWS();
     std::optional<double> ttl;
     if (!parse_seconds(nullptr, false, ttl_value, 1, false, &ttl)) RETURN_THROWS();
-    if (state->token_pid != process::current_pid() ||
-        (state->held && !held_here(*state))) {
+    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state))) {
         RETURN_FALSE;  // the parent's lock
     }
     bool ok = false;
@@ -752,8 +750,8 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
     NL_TRY
     switch (state->config.kind) {
         case BackendKind::RedisPlain:
-            ms = nativelock::redis::remaining_ms(redis_connection(*state), state->key,
-                                                 state->token);
+            ms =
+                nativelock::redis::remaining_ms(redis_connection(*state), state->key, state->token);
             break;
         case BackendKind::RedisSymfony:
 #ifdef NL_HAVE_SYMFONY_FORMAT
@@ -766,8 +764,7 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
             break;
         case BackendKind::Mysql:
             if (held_here(*state) && mysql_session_intact(*state)) {
-                auto seconds =
-                    mysql_protocol(*state->mysql, *state).remaining_seconds(state->key);
+                auto seconds = mysql_protocol(*state->mysql, *state).remaining_seconds(state->key);
                 if (seconds) ms = std::max(0LL, *seconds) * 1000;
             }
             break;
