@@ -87,6 +87,7 @@ struct LockState {
     pid_t held_pid = 0;
     std::unique_ptr<file::LockFile> file;  // FileBackend
     std::shared_ptr<PooledSession> mysql;  // MysqlBackend: the session that holds it
+    std::uint64_t mysql_generation = 0;    // … and its server session then
     redis::Pool::Pin connection_in_use;    // Redis: the pooled connection stays open while held
     RegistryEntry entry;
 };
@@ -170,7 +171,19 @@ mysql::Protocol mysql_protocol(PooledSession &pooled, const LockState &state) {
 // Whether the session that took the lock is still the one on the server (a lost session lost
 // its locks).
 bool mysql_session_intact(const LockState &state) {
-    return state.mysql && state.mysql->session.connected();
+    return state.mysql && state.mysql->session.connected() &&
+           state.mysql->session.generation() == state.mysql_generation;
+}
+
+// A statement about a lock held on a session that the server ended (KILL, restart): the lock
+// went with the session, which is what the caller is told, not an error.
+template <typename Statement>
+auto on_held_session(Statement statement) -> decltype(statement()) {
+    try {
+        return statement();
+    } catch (const mysql::SessionLost &) {
+        return {};
+    }
 }
 
 redis::Connection &redis_connection(const LockState &state) {
@@ -204,8 +217,11 @@ bool release_on_backend(LockState &state) {
             if (!state.mysql) return false;
             std::shared_ptr<PooledSession> pooled = std::move(state.mysql);
             pooled->held.erase(state.key);
-            if (!pooled->session.connected()) return false;
-            return mysql_protocol(*pooled, state).unlock(state.key);
+            if (!pooled->session.connected() ||
+                pooled->session.generation() != state.mysql_generation)
+                return false;
+            return on_held_session(
+                [&] { return mysql_protocol(*pooled, state).unlock(state.key); });
         }
         case BackendKind::None:
             break;
@@ -360,6 +376,7 @@ class MysqlWait : public Wait {
         }
         pooled_->held.insert(state_.key);
         state_.mysql = pooled_;
+        state_.mysql_generation = pooled_->session.generation();
         return Attempt::Acquired;
     }
     void give_up() noexcept override {}
@@ -454,8 +471,10 @@ bool refresh_on_backend(LockState &state, std::optional<double> ttl) {
         case BackendKind::File:
             return held_here(state) && state.file && state.file->held_by_us();
         case BackendKind::Mysql:
-            return held_here(state) && mysql_session_intact(state) &&
-                   mysql_protocol(*state.mysql, state).extend(state.key, mysql_ttl_seconds(ttl));
+            return held_here(state) && mysql_session_intact(state) && on_held_session([&] {
+                       return mysql_protocol(*state.mysql, state)
+                           .extend(state.key, mysql_ttl_seconds(ttl));
+                   });
         case BackendKind::None:
             break;
     }
@@ -489,6 +508,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                 state = &state_of(object);  // a handler may have used the object
                 if (process::current_pid() != waiter) {
                     // A handler forked: the child does not go on with the parent's wait.
+                    state->waiting = false;
                     if (after == AfterInterrupt::KeepWaiting) return Outcome::NotAcquired;
                     return after == AfterInterrupt::Exception ? Outcome::Thrown : Outcome::Bailout;
                 }
@@ -721,8 +741,10 @@ ZEND_METHOD(Nativelock_Lock, isHeld) {
             held = held_here(*state) && state->file && state->file->held_by_us();
             break;
         case BackendKind::Mysql:
-            held = held_here(*state) && mysql_session_intact(*state) &&
-                   mysql_protocol(*state->mysql, *state).has_remaining_ttl(state->key, -1);
+            held =
+                held_here(*state) && mysql_session_intact(*state) && on_held_session([&] {
+                    return mysql_protocol(*state->mysql, *state).has_remaining_ttl(state->key, -1);
+                });
             break;
         case BackendKind::None:
             break;
@@ -764,7 +786,9 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
             break;
         case BackendKind::Mysql:
             if (held_here(*state) && mysql_session_intact(*state)) {
-                auto seconds = mysql_protocol(*state->mysql, *state).remaining_seconds(state->key);
+                auto seconds = on_held_session([&] {
+                    return mysql_protocol(*state->mysql, *state).remaining_seconds(state->key);
+                });
                 if (seconds) ms = std::max(0LL, *seconds) * 1000;
             }
             break;
