@@ -246,6 +246,17 @@ TEST_F(SymfonyFormatTest, BinaryKeysAndTokens) {
     EXPECT_TRUE(sf::exists(*conn_, key, token));
     EXPECT_EQ(sf::writer(*conn_, key), std::optional<std::string>(token));
     EXPECT_TRUE(sf::remove(*conn_, key, token));
+    // Queued and woken with such a token (the member "w|ttl|channel|token" keeps it intact).
+    ASSERT_TRUE(sf::save(*conn_, key, "holder", 30000));
+    ThreadWaiter waiter(key, token, false, 10);
+    for (int i = 0;
+         i < 400 && reply_integer(conn_->command({"ZCARD", sf::queue_key(key)}).get()) < 1; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_TRUE(sf::remove(*conn_, key, "holder"));
+    waiter.thread.join();
+    EXPECT_EQ(waiter.outcome, WaitOutcome::Acquired);
+    EXPECT_GE(waiter.stats.notifications, 1);
+    conn_->command({"DEL", key, sf::queue_key(key), sf::alive_key(key)});
 }
 
 // ---- interop with the stock Symfony RedisStore (PHP) ----
