@@ -18,6 +18,7 @@
 #include "redis/connection.hpp"
 #include "redis/lock.hpp"
 #include "redis/pool.hpp"
+#include "redis_test_server.hpp"
 
 using namespace nativelock;
 using namespace nativelock::redis;
@@ -25,38 +26,15 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-ConnectionParams server() {
-    ConnectionParams p;
-    const char *host = std::getenv("NATIVELOCK_REDIS_HOST");
-    const char *port = std::getenv("NATIVELOCK_REDIS_PORT");
-    p.host = host && *host ? host : "127.0.0.1";
-    p.port = port && *port ? std::atoi(port) : 16379;
-    p.connect_timeout = 2;
-    p.read_timeout = 5;
-    return p;
-}
+using test_support::in_ci;
+using test_support::server;
 
-bool in_ci() {
-    const char *ci = std::getenv("CI");
-    return ci && std::string(ci) == "true";
-}
-
-class RedisLockTest : public ::testing::Test {
+class RedisLockTest : public test_support::RedisServerTest {
   protected:
-    void SetUp() override {
-        try {
-            conn_ = std::make_unique<Connection>(server());
-        } catch (const ConnectionError &e) {
-            if (in_ci()) FAIL() << "no redis-server in CI: " << e.what();
-            GTEST_SKIP() << e.what();
-        }
-        key_ = "redislock:core-test-" + random::hex_token(8);
-    }
+    void SetUp() override { connect("redislock:core-test-"); }
     void TearDown() override {
         if (conn_) conn_->command({"DEL", key_, queue_key(key_), alive_key(key_)});
     }
-    std::unique_ptr<Connection> conn_;
-    std::string key_;
 };
 
 }  // namespace

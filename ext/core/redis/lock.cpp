@@ -288,18 +288,86 @@ void SubscriberPool::drop(const ConnectionParams &params) {
     subscribers_.drop(params.pool_key());
 }
 
+WakeChannel::WakeChannel(const ConnectionParams &params, SubscriberPool *subscribers)
+    : params_(params),
+      own_subscribers_(subscribers ? nullptr : std::make_unique<SubscriberPool>()),
+      subscribers_(subscribers ? subscribers : own_subscribers_.get()),
+      in_use_(subscribers_->pin(params_)) {}
+
+Subscriber *WakeChannel::subscriber(const std::function<bool()> &interrupted,
+                                    bool &was_interrupted) {
+    was_interrupted = false;
+    if (failed_) return nullptr;
+    try {
+        Subscriber *sub = subscribers_->get(params_, interrupted);
+        was_interrupted = !sub;
+        return sub;
+    } catch (const ConnectionError &) {
+        // Polling alone for the rest of this wait: a subscriber that cannot be had is not tried
+        // again on every poll.
+        subscribers_->drop(params_);
+        failed_ = true;
+        return nullptr;
+    }
+}
+
+int WakeChannel::interval_ms(bool head, long long wake_in_ms, const Deadline &deadline) const {
+    // Only the head can take a lock freed without a hand-over (an expiry, a client of the
+    // original protocol): it polls briskly. The others are woken by the hand-over itself and
+    // poll only to renew their place, so a long queue does not keep the server busy.
+    int wait_ms = deadline.remaining_ms(head ? poll_ms_ : kQueuedPollMs);
+    if (head && wake_in_ms >= 0 && wake_in_ms + 1 < wait_ms)
+        wait_ms = static_cast<int>(wake_in_ms + 1);
+    return wait_ms;
+}
+
+WakeWait WakeChannel::sleep(Subscriber *sub, std::string_view value, int wait_ms,
+                            const std::function<bool()> &interrupted, WaitStats &stats) {
+    WakeWait result = WakeWait::Elapsed;
+    if (!sub) {
+        // Polling alone: wait on the command connection's socket, which stays silent.
+        if (wait_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+    } else {
+        try {
+            auto until = Deadline::after(wait_ms / 1000.0);
+            while (result == WakeWait::Elapsed) {
+                Reply m = sub->conn->buffered_reply();
+                if (m) {
+                    // Only a wake for our own value counts; others are stale, or a nested
+                    // wait's (that one polls).
+                    if (is_message(m.get()) && reply_elements(m.get()) >= 3 &&
+                        reply_string(reply_element(m.get(), 2)) == value)
+                        result = WakeWait::Woken;
+                    continue;
+                }
+                int left = until.remaining_ms(wait_ms);
+                if (left <= 0) break;
+                ReadResult read = sub->conn->read_some(left, interrupted);
+                if (read == ReadResult::Interrupted) return WakeWait::Interrupted;
+                if (read == ReadResult::Timeout) break;
+            }
+        } catch (const ConnectionError &) {
+            subscribers_->drop(params_);
+        }
+    }
+    if (result == WakeWait::Woken) {
+        ++stats.notifications;
+        poll_ms_ = 5;
+    } else {
+        poll_ms_ = std::min(poll_ms_ * 2, 100);
+    }
+    return result;
+}
+
 AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::string value,
                          long long ttl_seconds, SubscriberPool *subscribers)
-    : params_(params),
-      key_(std::move(key)),
+    : key_(std::move(key)),
       value_(std::move(value)),
       ttl_seconds_(ttl_seconds),
       ttl_(std::to_string(ttl_seconds)),
       queue_(queue_key(key_)),
       alive_(alive_key(key_)),
-      own_subscribers_(subscribers ? nullptr : std::make_unique<SubscriberPool>()),
-      subscribers_(subscribers ? subscribers : own_subscribers_.get()),
-      subscriber_in_use_(subscribers_->pin(params_)) {}
+      wake_(params, subscribers) {}
 
 bool AcquireWait::leave_queue_keeping(Connection &conn) {
     if (!queued_) return false;
@@ -334,22 +402,12 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
     const std::string claim = std::to_string(kClaimWindowMs);
     for (;;) {
         if (interrupted && interrupted()) return WaitOutcome::Interrupted;
-        // Subscribed before joining the queue, so a hand-over to us cannot go unseen. Without a
-        // subscriber (it failed) the wait goes on by polling alone.
-        Subscriber *sub = nullptr;
-        if (!subscriber_failed_) {
-            try {
-                sub = subscribers_->get(params_, interrupted);
-                if (!sub) return WaitOutcome::Interrupted;
-            } catch (const ConnectionError &) {
-                // Polling alone for the rest of this wait: a subscriber that cannot be had is
-                // not tried again on every poll.
-                subscribers_->drop(params_);
-                subscriber_failed_ = true;
-            }
-        }
-        const std::string channel = sub ? sub->channel : std::string("-");
-        std::string member = ttl_ + "|" + channel + "|" + value_;
+        // Subscribed before joining the queue, so a hand-over to us cannot go unseen.
+        bool was_interrupted = false;
+        Subscriber *sub = wake_.subscriber(interrupted, was_interrupted);
+        if (was_interrupted) return WaitOutcome::Interrupted;
+        std::string member = ttl_ + "|";
+        member.append(WakeChannel::channel(sub)).append("|").append(value_);
         // A new wake channel (the subscriber was replaced): the old place goes; a key handed to
         // it meanwhile is ours.
         if (queued_ && member != member_ && leave_queue_keeping(conn)) return WaitOutcome::Acquired;
@@ -373,48 +431,13 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
         }
         if (interrupted && interrupted()) return WaitOutcome::Interrupted;
 
-        // Only the head can take a key freed without a hand-over (expiry, a DEL by the original
-        // code): it polls briskly. The others are woken by the hand-over itself and poll only
-        // to renew their place, so a long queue does not keep the server busy.
         const bool head = reply_elements(r.get()) >= 4 &&
                           reply_is_integer(reply_element(r.get(), 3)) &&
                           reply_integer(reply_element(r.get(), 3)) == 0;
-        int wait_ms = deadline.remaining_ms(head ? poll_ms_ : kQueuedPollMs);
-        if (head && pttl >= 0 && pttl + 1 < wait_ms) wait_ms = static_cast<int>(pttl + 1);
+        int wait_ms = wake_.interval_ms(head, pttl, deadline);
         if (pttl == -2) wait_ms = 0;  // gone meanwhile: try again at once
-        bool notified = false;
-        if (sub) {
-            try {
-                auto until = Deadline::after(wait_ms / 1000.0);
-                while (!notified) {
-                    Reply m = sub->conn->buffered_reply();
-                    if (m) {
-                        // Only a wake for our own value counts; others are stale, or a nested
-                        // wait's (that one polls).
-                        if (is_message(m.get()) && reply_elements(m.get()) >= 3 &&
-                            reply_string(reply_element(m.get(), 2)) == value_)
-                            notified = true;
-                        continue;
-                    }
-                    int left = until.remaining_ms(wait_ms);
-                    if (left <= 0) break;
-                    ReadResult read = sub->conn->read_some(left, interrupted);
-                    if (read == ReadResult::Interrupted) return WaitOutcome::Interrupted;
-                    if (read == ReadResult::Timeout) break;
-                }
-            } catch (const ConnectionError &) {
-                subscribers_->drop(params_);
-            }
-        } else if (wait_ms > 0) {
-            // Polling alone: wait on the command connection's socket, which stays silent.
-            std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
-        }
-        if (notified) {
-            ++st.notifications;
-            poll_ms_ = 5;
-        } else {
-            poll_ms_ = std::min(poll_ms_ * 2, 100);
-        }
+        if (wake_.sleep(sub, value_, wait_ms, interrupted, st) == WakeWait::Interrupted)
+            return WaitOutcome::Interrupted;
     }
 }
 

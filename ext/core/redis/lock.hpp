@@ -128,6 +128,43 @@ class SubscriberPool {
     IdlePool<Subscriber> subscribers_;
 };
 
+// What the queued waits of every lock format share: the wake-up subscriber (pinned for the whole
+// wait, also while `interrupted` handed control back: a signal handler's own lock() sweeps the
+// same pool), polling alone once it failed, and the sleep between attempts.
+enum class WakeWait { Woken, Elapsed, Interrupted };
+class WakeChannel {
+  public:
+    // `subscribers` may be null (a pool of this wait's own).
+    WakeChannel(const ConnectionParams &params, SubscriberPool *subscribers);
+
+    // The subscriber to queue with, subscribed; nullptr once it failed (the wait goes on by
+    // polling alone). Sets `was_interrupted` (and returns nullptr) when `interrupted` said so.
+    Subscriber *subscriber(const std::function<bool()> &interrupted, bool &was_interrupted);
+    // The channel a release PUBLISHes on to wake this wait ("-" when polling alone).
+    static std::string_view channel(const Subscriber *sub) {
+        if (!sub) return "-";
+        return sub->channel;
+    }
+
+    // How long to sleep before the next attempt: the queue's head its poll interval (5 ms after
+    // a wake, doubling to 100 ms), or until `wake_in_ms` (an expiry; ignored if negative) if
+    // sooner; the others kQueuedPollMs (they only renew their place); never past the deadline.
+    int interval_ms(bool head, long long wake_in_ms, const Deadline &deadline) const;
+    // Sleeps up to wait_ms or until a message on `sub` names `value` (others are stale, or a
+    // nested wait's, and skipped); without a subscriber it just sleeps. A subscriber that fails
+    // is dropped from the pool. Counts wakes in `stats`.
+    WakeWait sleep(Subscriber *sub, std::string_view value, int wait_ms,
+                   const std::function<bool()> &interrupted, WaitStats &stats);
+
+  private:
+    ConnectionParams params_;
+    std::unique_ptr<SubscriberPool> own_subscribers_;
+    SubscriberPool *subscribers_;
+    SubscriberPool::Pin in_use_;
+    bool failed_ = false;
+    int poll_ms_ = 5;
+};
+
 // Acquires, waiting until `deadline` if the key is taken. The first attempt is a plain SET NX
 // EX (one round trip). Then the waiter joins the key's queue and is woken on its subscriber
 // only when a release hands it the key; it also retries on a short adaptive poll (5 → 100 ms,
@@ -157,24 +194,17 @@ class AcquireWait {
     // Leaves the queue; true if the key was handed to us meanwhile (then it is claimed).
     bool leave_queue_keeping(Connection &conn);
 
-    ConnectionParams params_;
     std::string key_;
     std::string value_;
     long long ttl_seconds_;
     std::string ttl_;
     std::string queue_;
     std::string alive_;
-    std::unique_ptr<SubscriberPool> own_subscribers_;
-    SubscriberPool *subscribers_;
-    // The subscriber is ours for the whole wait, also while `interrupted` handed control back:
-    // a signal handler's own lock() sweeps the same pool.
-    SubscriberPool::Pin subscriber_in_use_;
+    WakeChannel wake_;
     std::string member_;  // "<ttl>|<wake channel>|<value>": what a release needs to hand over
     std::string ticket_;  // our place: arrival time on the server's clock, kept across polls
     bool queued_ = false;
-    bool subscriber_failed_ = false;
     bool first_attempt_done_ = false;
-    int poll_ms_ = 5;
 };
 
 // One AcquireWait::wait() (tests and callers that have nothing to run on an interrupt); leaves
