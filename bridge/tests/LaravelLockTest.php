@@ -279,6 +279,31 @@ final class LaravelLockTest extends BridgeTestCase
         $this->assertInstanceOf(NativeLockStore::class, NativeLockStore::fromConfig(['backend' => 'file', 'path' => self::lockDir()]));
     }
 
+    public function testServiceProviderRegistersTheDriver(): void
+    {
+        $this->requireRedis();
+        // The little of a Laravel container that CacheManager and the provider use.
+        $app = new class(['config' => [
+            'cache.default' => 'locks',
+            'cache.stores.locks' => ['driver' => 'nativelock', 'backend' => 'redis', 'url' => self::redisDsn(), 'prefix' => self::PREFIX],
+        ]]) extends \ArrayObject {
+            public function bound($abstract): bool
+            {
+                return $this->offsetExists($abstract);
+            }
+        };
+        $app['cache'] = new \Illuminate\Cache\CacheManager($app);
+        (new \Nativelock\Bridge\Laravel\NativelockServiceProvider($app))->boot();
+        $repository = $app['cache']->store('locks');
+        $this->assertInstanceOf(NativeLockStore::class, $repository->getStore());
+        $name = self::uniqueName('provider');
+        $lock = $repository->lock($name, 10);
+        $this->assertInstanceOf(NativeLock::class, $lock);
+        $this->assertTrue($lock->get());
+        $this->assertFalse($this->stockLock($name, 10)->get());
+        $this->assertTrue($repository->restoreLock($name, $lock->owner())->release());
+    }
+
     /** @dataProvider badConfigs */
     public function testBadConfig(array $config, string $message): void
     {
