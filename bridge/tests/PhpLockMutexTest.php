@@ -188,7 +188,7 @@ final class PhpLockMutexTest extends BridgeTestCase
         $this->requireRedis();
         $name = self::uniqueName('wire');
         $stock = new PHPRedisMutex([self::phpredis()], $name, 3);
-        $ours = new RedisMutex(self::redisDsn(), $name, 1);
+        $ours = new RedisMutex([self::phpredis()], $name, 1); // PHPRedisMutex's own argument shape
         $stock->synchronized(function () use ($ours, $name) {
             $this->assertSame(1, self::phpredis()->exists('lock_'.$name));
             try {

@@ -18,15 +18,20 @@ final class RedisMutex extends NativeMutex
     private const PREFIX = 'lock_';
 
     /**
-     * @param \Redis|\Predis\ClientInterface|RedisBackend|string $redis a client (its settings are
-     *        copied), a RedisBackend in FORMAT_PLAIN, or a DSN
+     * @param \Redis|\Predis\ClientInterface|RedisBackend|string|array $redis a client (its settings
+     *        are copied), a RedisBackend in FORMAT_PLAIN, a DSN, or a list of exactly one of those
+     *        (what PHPRedisMutex/PredisMutex take)
      * @param int $timeout seconds to wait for the lock, and the time the code may run under it
      */
     public function __construct($redis, string $name, int $timeout = 3)
     {
         if (!$redis instanceof RedisBackend) {
             if (\is_array($redis)) {
-                throw new \InvalidArgumentException('RedisMutex on nativelock takes one Redis node (the RedLock quorum of several servers is not supported).');
+                // PHPRedisMutex/PredisMutex take a list of servers: one is fine, a quorum is not.
+                if (1 !== \count($redis)) {
+                    throw new \InvalidArgumentException(sprintf('RedisMutex on nativelock takes one Redis node, %d given (the RedLock quorum of several servers is not supported).', \count($redis)));
+                }
+                $redis = reset($redis);
             }
             if (!$redis instanceof \Redis && !$redis instanceof \Predis\ClientInterface && !\is_string($redis)) {
                 throw new \InvalidArgumentException(sprintf('RedisMutex expects a \Redis or Predis client, a Nativelock\RedisBackend or a DSN, "%s" given.', get_debug_type($redis)));
