@@ -201,6 +201,14 @@ abstract class BridgeTestCase extends TestCase
         $this->children = [];
     }
 
+    public static function tearDownAfterClass(): void
+    {
+        $dir = sys_get_temp_dir().'/nativelock-bridge-tests-'.getmypid();
+        if (is_dir($dir)) {
+            @rmdir($dir); // only when no lock file was left behind
+        }
+    }
+
     /** Forks; the child runs $child and _exit()s with its return code (0 if it returns null/true). */
     protected function fork(callable $child): int
     {
