@@ -67,6 +67,21 @@ final class LaravelLockTest extends BridgeTestCase
         $this->assertTrue($this->stockLock($name, 10)->get());
     }
 
+    public function testInteropWithPredisRedisLock(): void
+    {
+        $store = $this->redisStore();
+        $name = self::uniqueName('predis');
+        $predis = new \Illuminate\Redis\Connections\PredisConnection(new \Predis\Client(['host' => self::redisHost(), 'port' => self::redisPort()]));
+        $stock = new RedisLock($predis, self::PREFIX.$name, 10);
+        $this->assertTrue($stock->get());
+        $this->assertFalse($store->lock($name, 10)->get());
+        $this->assertTrue($stock->release());
+        $native = $store->lock($name, 10);
+        $this->assertTrue($native->get());
+        $this->assertFalse((new RedisLock($predis, self::PREFIX.$name, 10))->get());
+        $this->assertTrue((new RedisLock($predis, self::PREFIX.$name, 0, $native->owner()))->release());
+    }
+
     public function testBlockWakesOnStockRelease(): void
     {
         $store = $this->redisStore();
