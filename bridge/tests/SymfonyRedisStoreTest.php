@@ -195,6 +195,25 @@ final class SymfonyRedisStoreTest extends BridgeTestCase
         $this->assertFalse($ours->exists($key));
     }
 
+    public function testSerializedKeyMovesBetweenStockAndBridge(): void
+    {
+        [$ours, $stock] = [$this->ours(false), $this->stock()];
+        $key = new Key(self::uniqueName('rolling'));
+        $stock->save($key);
+        $moved = unserialize(serialize($key));
+        $this->assertTrue($ours->exists($moved), 'the bridge knows a key the stock store locked');
+        $ours->putOffExpiration($moved, 60.0);
+        $ours->delete($moved);
+        $this->assertFalse($stock->exists($key));
+
+        $key = new Key(self::uniqueName('rolling'));
+        $ours->save($key);
+        $moved = unserialize(serialize($key));
+        $this->assertTrue($stock->exists($moved), 'the stock store knows a key the bridge locked');
+        $stock->delete($moved);
+        $this->assertFalse($ours->exists($key));
+    }
+
     public function testPredisClient(): void
     {
         $this->requireRedis();

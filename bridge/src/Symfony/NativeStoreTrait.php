@@ -48,7 +48,7 @@ trait NativeStoreTrait
 
     public function delete(Key $key): void
     {
-        if (!$key->hasState(__CLASS__)) {
+        if (!$this->hasToken($key)) {
             return; // never saved through this store: nothing of ours to remove
         }
         try {
@@ -60,7 +60,7 @@ trait NativeStoreTrait
 
     public function exists(Key $key): bool
     {
-        if (!$key->hasState(__CLASS__)) {
+        if (!$this->hasToken($key)) {
             return false; // a token nobody ever stored cannot hold anything
         }
         try {
@@ -120,14 +120,39 @@ trait NativeStoreTrait
         $lock = $this->locks[$key] ?? null;
         if (null === $lock) {
             // The token a Key carries (also after unserialize() in another process) names the holder.
-            $token = $key->hasState(__CLASS__) ? $key->getState(__CLASS__) : null;
-            $lock = new Lock($this->backend, $this->lockName($key), \is_string($token) ? $token : null);
+            $token = null;
+            foreach ($this->tokenStates() as $state) {
+                if ($key->hasState($state) && \is_string($key->getState($state))) {
+                    $token = $key->getState($state);
+                    break;
+                }
+            }
+            $lock = new Lock($this->backend, $this->lockName($key), $token);
             $this->locks[$key] = $lock;
         }
         // A forked child draws a new token for an inherited Lock: the Key follows it.
-        $key->setState(__CLASS__, $lock->getToken());
+        foreach ($this->tokenStates() as $state) {
+            $key->setState($state, $lock->getToken());
+        }
 
         return $lock;
+    }
+
+    private function hasToken(Key $key): bool
+    {
+        foreach ($this->tokenStates() as $state) {
+            if ($key->hasState($state)) {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /** The Key states that carry this store's token (the first is its own). */
+    private function tokenStates(): array
+    {
+        return [__CLASS__];
     }
 
     private function checkNotExpired(Key $key): void

@@ -9,8 +9,6 @@ use Nativelock\RedisBackend;
 use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
 use Symfony\Component\Lock\BlockingStoreInterface;
 use Symfony\Component\Lock\Exception\InvalidArgumentException;
-use Symfony\Component\Lock\Exception\LockConflictedException;
-use Symfony\Component\Lock\Exception\LockStorageException;
 use Symfony\Component\Lock\Key;
 use Symfony\Component\Lock\SharedLockStoreInterface;
 
@@ -92,6 +90,16 @@ final class RedisStore implements SharedLockStoreInterface, BlockingStoreInterfa
     private function lockName(Key $key): string
     {
         return (string) $key; // Symfony's RedisStore uses the resource as the Redis key
+    }
+
+    /**
+     * The token is also kept where Symfony's own RedisStore keeps it, so that a serialized Key
+     * moves between stock and bridge processes during a rolling switch (both use it as the
+     * sorted-set member).
+     */
+    private function tokenStates(): array
+    {
+        return [__CLASS__, \Symfony\Component\Lock\Store\RedisStore::class];
     }
 
     private function keysSerializable(): bool
