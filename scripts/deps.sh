@@ -7,6 +7,7 @@ packages=(
     libhiredis-dev libmariadb-dev
     redis-server redis-tools mariadb-server mariadb-client
     php8.2-mysql php-redis php-symfony-lock php-parser phpunit
+    php-illuminate-cache php-illuminate-redis php-malkusch-lock php-predis
     googletest libgtest-dev libbenchmark-dev
     valgrind gnuplot-nox procps
     clang libclang-rt-14-dev

@@ -100,6 +100,38 @@ if ls tests/phpunit/*Test.php >/dev/null 2>&1; then
     fi
 fi
 
+# 3b. The bridge (nativelock/bridge): Symfony stores, Laravel driver, php-lock mutexes.
+if [ -f bridge/phpunit.xml.dist ]; then
+    echo "== bridge (phpunit)"
+    php -d extension="$NATIVELOCK_MODULE" /usr/bin/phpunit -c bridge/phpunit.xml.dist \
+        --log-junit "$results/bridge.xml" >"$results/bridge.log" 2>&1
+    if [ -f "$results/bridge.xml" ]; then
+        read -r tests failures errors skipped < <(php -r '$x = simplexml_load_file($argv[1]);
+            $s = $x->testsuite; echo (int)$s["tests"], " ", (int)$s["failures"], " ", (int)$s["errors"], " ", (int)$s["skipped"];' "$results/bridge.xml")
+        bad=$((failures + errors))
+        [ "${CI:-}" = "true" ] && bad=$((bad + skipped))
+        [ "$bad" != 0 ] && tail -80 "$results/bridge.log"
+        count "bridge" $((tests - failures - errors - skipped)) "$bad"
+    else
+        tail -40 "$results/bridge.log"
+        count "bridge" 0 1
+    fi
+    # Symfony's own store conformance suite, where a Symfony checkout is beside the project.
+    if [ -x bridge/tests/symfony-conformance/run.sh ] && bridge/tests/symfony-conformance/run.sh --available >/dev/null 2>&1; then
+        echo "== bridge: Symfony store conformance"
+        bridge/tests/symfony-conformance/run.sh >"$results/bridge-conformance.log" 2>&1
+        summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$results/bridge-conformance.log" | tail -1)
+        if [ -n "$summary" ]; then
+            sp=${summary%% passed*}; sf=${summary#*, }; sf=${sf%% failed*}
+        else
+            sp=0; sf=1
+        fi
+        grep -E '^== ' "$results/bridge-conformance.log"
+        [ "$sf" != 0 ] && tail -60 "$results/bridge-conformance.log"
+        count "bridge conformance" "$sp" "$sf"
+    fi
+fi
+
 # 4. php-fpm harness.
 if [ -x tests/fpm/run.sh ]; then
     echo "== php-fpm harness"

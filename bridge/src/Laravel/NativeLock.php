@@ -1,0 +1,208 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Nativelock\Bridge\Laravel;
+
+use Illuminate\Cache\Lock;
+use Illuminate\Contracts\Cache\LockTimeoutException;
+use Nativelock\Backend;
+use Nativelock\FileBackend;
+use Nativelock\Lock as NativeLockHandle;
+use Nativelock\LockException;
+use Nativelock\RedisBackend;
+
+/**
+ * A Laravel cache lock on nativelock. On Redis (RedisBackend::FORMAT_PLAIN) it is wire-compatible
+ * with Laravel's own RedisLock: key = cache prefix + name, value = owner, compare-and-delete
+ * release, so both exclude each other and either may release the other's lock with the owner.
+ *
+ * block($seconds) waits natively and wakes on release (no 250 ms sleeps);
+ * betweenBlockedAttemptsSleepFor() is accepted and has no effect.
+ *
+ * Lifetime: a lock taken by get($callback) or block($seconds, $callback) is scoped — Laravel
+ * releases it after the callback, and nativelock releases it at request end if the callback
+ * never returns (fatal error, exit). A lock taken without a callback (acquire(), get(),
+ * block($seconds)) is the application's to end, as in Laravel: it outlives the request until
+ * release(), forceRelease() or its TTL, so "at most once per hour" locks, ShouldBeUnique jobs and
+ * restoreLock() hand-offs keep working.
+ *
+ * Fork: in a forked child the parent's lock is not held — release() there returns false and
+ * leaves it alone; acquiring with an inherited object takes the lock under a new owner token. With $releaseAtRequestEnd = true those locks are also
+ * released at request end, unless owner() was called (the owner token left the process: it may
+ * be restored elsewhere).
+ */
+class NativeLock extends Lock
+{
+    protected Backend $backend;
+    protected NativeLockHandle $lock;
+    protected bool $releaseAtRequestEnd;
+    protected bool $ownerShared = false;
+
+    /**
+     * @param string $name the full key (cache prefix + name)
+     * @param int $seconds TTL; 0 = no expiry
+     */
+    public function __construct(Backend $backend, $name, $seconds, $owner = null, bool $releaseAtRequestEnd = false)
+    {
+        if (!\is_string($name) || '' === $name) {
+            throw new \InvalidArgumentException('A lock name must be a non-empty string.');
+        }
+        if (!is_numeric($seconds) || $seconds < 0 || is_nan((float) $seconds)) {
+            throw new \InvalidArgumentException(sprintf('Lock "%s": seconds must be a number >= 0 (0 = no expiry), %s given.', $name, get_debug_type($seconds)));
+        }
+        if (null !== $owner && (!\is_string($owner) && !\is_int($owner) || '' === (string) $owner)) {
+            throw new \InvalidArgumentException(sprintf('Lock "%s": the owner must be a non-empty string or null.', $name));
+        }
+        parent::__construct($name, $seconds, null === $owner ? null : (string) $owner);
+        $this->backend = $backend;
+        $this->releaseAtRequestEnd = $releaseAtRequestEnd;
+        $this->lock = $this->newHandle();
+    }
+
+    public function acquire()
+    {
+        return $this->take(0.0, false);
+    }
+
+    public function get($callback = null)
+    {
+        $scoped = \is_callable($callback);
+        if (!$this->take(0.0, $scoped)) {
+            return false;
+        }
+        if ($scoped) {
+            try {
+                return $callback();
+            } finally {
+                $this->release();
+            }
+        }
+
+        return true;
+    }
+
+    /**
+     * Waits up to $seconds natively (woken by the release).
+     *
+     * @throws LockTimeoutException
+     */
+    public function block($seconds, $callback = null)
+    {
+        if (!is_numeric($seconds) || $seconds < 0 || is_nan((float) $seconds)) {
+            throw new \InvalidArgumentException(sprintf('Lock "%s": block() takes seconds >= 0.', $this->name));
+        }
+        $scoped = \is_callable($callback);
+        if (!$this->take((float) $seconds, $scoped)) {
+            throw new LockTimeoutException();
+        }
+        if ($scoped) {
+            try {
+                return $callback();
+            } finally {
+                $this->release();
+            }
+        }
+
+        return true;
+    }
+
+    public function release()
+    {
+        try {
+            return $this->handle()->release();
+        } catch (LockException $e) {
+            throw new \RuntimeException(sprintf('Releasing lock "%s" failed: %s', $this->name, $e->getMessage()), 0, $e);
+        }
+    }
+
+    public function forceRelease()
+    {
+        if ($this->backend instanceof RedisBackend) {
+            $this->backend->forceRelease($this->name);
+
+            return;
+        }
+        if ($this->backend instanceof FileBackend) {
+            // Filelock's unlock(force): remove the lock file whoever holds it (waiters are woken by inotify).
+            $file = rtrim($this->backend->getDirectory(), '/').'/'.preg_replace('/\W/', '_', $this->name).'.lock';
+            if (!@unlink($file) && file_exists($file)) {
+                throw new \RuntimeException(sprintf('Force-releasing lock "%s" failed: the lock file cannot be removed.', $this->name));
+            }
+            $this->handle()->release();
+
+            return;
+        }
+        // MySQL: a GET_LOCK belongs to its session; only that session (or its end) releases it.
+        if (!$this->handle()->release()) {
+            throw new \BadMethodCallException(sprintf('Lock "%s": forceRelease() on the MySQL backend releases only a lock this owner holds; another session\'s lock ends with its TTL or its session.', $this->name));
+        }
+    }
+
+    /**
+     * The owner token. Handing it out is how a lock leaves the process (restoreLock($name, $owner)
+     * elsewhere), so from now on request end no longer releases it.
+     */
+    public function owner()
+    {
+        $this->ownerShared = true;
+        if ($this->lock->isAcquired()) {
+            $this->lock->detach();
+        }
+
+        return $this->owner;
+    }
+
+    /** Laravel's isOwnedByCurrentProcess() compares this with owner(). */
+    protected function getCurrentOwner()
+    {
+        if ($this->backend instanceof RedisBackend) {
+            return $this->backend->currentOwner($this->name);
+        }
+
+        // Files and MySQL keep no readable owner token: say whether this owner holds it.
+        return $this->handle()->isHeld() ? $this->owner : null;
+    }
+
+    public function getNativeLock(): NativeLockHandle
+    {
+        return $this->handle();
+    }
+
+    protected function take(float $timeout, bool $scoped): bool
+    {
+        $lock = $this->handle();
+        if ($lock->isAcquired()) {
+            return false; // Laravel's locks are not re-entrant: a second get() on a held lock fails
+        }
+        try {
+            $ok = $lock->acquire($this->seconds > 0 ? (float) $this->seconds : null, $timeout);
+        } catch (LockException $e) {
+            throw new \RuntimeException(sprintf('Acquiring lock "%s" failed: %s', $this->name, $e->getMessage()), 0, $e);
+        }
+        if ($ok && $lock->getToken() !== (string) $this->owner) {
+            // A forked child acquiring with an inherited object gets a token of its own (the
+            // parent's lock is never the child's to release): the owner follows it.
+            $this->owner = $lock->getToken();
+        }
+        if ($ok && !$scoped && (!$this->releaseAtRequestEnd || $this->ownerShared)) {
+            $lock->detach();
+        }
+
+        return $ok;
+    }
+
+    protected function handle(): NativeLockHandle
+    {
+        return $this->lock;
+    }
+
+    private function newHandle(): NativeLockHandle
+    {
+        try {
+            return new NativeLockHandle($this->backend, $this->name, (string) $this->owner);
+        } catch (\ValueError $e) {
+            throw new \InvalidArgumentException(sprintf('Lock "%s": %s', $this->name, $e->getMessage()), 0, $e);
+        }
+    }
+}

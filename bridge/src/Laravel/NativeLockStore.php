@@ -1,0 +1,181 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Nativelock\Bridge\Laravel;
+
+use Illuminate\Cache\NullStore;
+use Illuminate\Contracts\Cache\LockProvider;
+use Illuminate\Contracts\Cache\Store;
+use Nativelock\Backend;
+use Nativelock\FileBackend;
+use Nativelock\LockException;
+use Nativelock\MysqlBackend;
+use Nativelock\RedisBackend;
+
+/**
+ * A cache store whose locks are nativelock's (the lock provider behind Cache::lock(),
+ * withoutOverlapping(), WithoutOverlapping, ShouldBeUnique, funnel) and whose cache operations go
+ * to another store (typically the application's redis store, whose prefix it shares, so that a
+ * lock "x" is the same Redis key "<prefix>x" that Laravel's RedisLock uses).
+ *
+ * Register it with the service provider (driver "nativelock") or by hand:
+ *   Cache::extend('nativelock', fn ($app, $config) => Cache::repository(NativeLockStore::fromConfig($config, Cache::store($config['store'] ?? null)->getStore())));
+ */
+class NativeLockStore implements Store, LockProvider
+{
+    private Backend $backend;
+    private Store $inner;
+    private string $prefix;
+    private bool $releaseAtRequestEnd;
+
+    public function __construct(Backend $backend, ?Store $inner = null, ?string $prefix = null, bool $releaseAtRequestEnd = false)
+    {
+        if ($backend instanceof RedisBackend && RedisBackend::FORMAT_PLAIN !== $backend->getFormat()) {
+            throw new \InvalidArgumentException(sprintf('Laravel locks need a RedisBackend in FORMAT_PLAIN (Laravel\'s RedisLock wire format), "%s" given.', $backend->getFormat()));
+        }
+        $this->backend = $backend;
+        $this->inner = $inner ?? new NullStore();
+        $this->prefix = $prefix ?? (string) $this->inner->getPrefix();
+        $this->releaseAtRequestEnd = $releaseAtRequestEnd;
+    }
+
+    /**
+     * Builds the store from a config/cache.php entry:
+     *   'driver' => 'nativelock',
+     *   'backend' => 'redis' | 'file' | 'mysql',
+     *   'url' => 'redis://127.0.0.1:6379/0',    // redis: a DSN (or 'connection' => a \Redis / Predis client)
+     *   'path' => storage_path('framework/locks'), // file
+     *   'dsn' => 'mysql:host=…;dbname=…', 'username' => …, 'password' => …, 'table' => 'shared_locks', // mysql
+     *   'store' => 'redis',                     // the store for cache operations (and its prefix)
+     *   'prefix' => …,                          // overrides the inner store's prefix
+     *   'release_at_request_end' => false,
+     *
+     * @param array<string, mixed> $config
+     */
+    public static function fromConfig(array $config, ?Store $inner = null): self
+    {
+        $kind = $config['backend'] ?? null;
+        try {
+            switch ($kind) {
+                case 'redis':
+                    $connection = $config['connection'] ?? $config['url'] ?? null;
+                    if (null === $connection && $inner instanceof \Illuminate\Cache\RedisStore) {
+                        $connection = $inner->lockConnection()->client();
+                    }
+                    if (null === $connection) {
+                        throw new \InvalidArgumentException('The nativelock cache store on Redis needs "url" (a redis:// DSN), "connection" (a \Redis or Predis client) or a redis "store".');
+                    }
+                    $backend = new RedisBackend($connection, RedisBackend::FORMAT_PLAIN);
+                    break;
+                case 'file':
+                    $path = $config['path'] ?? null;
+                    if (!\is_string($path) || '' === $path) {
+                        throw new \InvalidArgumentException('The nativelock cache store on files needs "path" (the lock directory).');
+                    }
+                    if (!is_dir($path) && !@mkdir($path, 0777, true) && !is_dir($path)) {
+                        throw new \InvalidArgumentException(sprintf('The lock directory "%s" does not exist and cannot be created.', $path));
+                    }
+                    $backend = new FileBackend($path);
+                    break;
+                case 'mysql':
+                    if (!\is_string($config['dsn'] ?? null)) {
+                        throw new \InvalidArgumentException('The nativelock cache store on MySQL needs "dsn" ("mysql:host=…;dbname=…"), "username" and "password".');
+                    }
+                    $backend = new MysqlBackend($config['dsn'], $config['username'] ?? null, $config['password'] ?? null, $config['table'] ?? 'shared_locks');
+                    break;
+                default:
+                    throw new \InvalidArgumentException(sprintf('The nativelock cache store needs "backend" => "redis", "file" or "mysql", %s given.', \is_string($kind) ? '"'.$kind.'"' : get_debug_type($kind)));
+            }
+        } catch (LockException|\ValueError $e) {
+            throw new \InvalidArgumentException(sprintf('The nativelock cache store cannot use its %s backend: %s', $kind, $e->getMessage()), 0, $e);
+        }
+
+        return new self($backend, $inner, $config['prefix'] ?? null, (bool) ($config['release_at_request_end'] ?? false));
+    }
+
+    /**
+     * @param string $name
+     * @param int $seconds 0 = no expiry
+     * @param string|null $owner
+     */
+    public function lock($name, $seconds = 0, $owner = null)
+    {
+        return new NativeLock($this->backend, $this->prefix.$name, $seconds, $owner, $this->releaseAtRequestEnd);
+    }
+
+    /**
+     * @param string $name
+     * @param string $owner
+     */
+    public function restoreLock($name, $owner)
+    {
+        if (!\is_string($owner) || '' === $owner) {
+            throw new \InvalidArgumentException(sprintf('restoreLock("%s"): the owner must be the non-empty string owner() returned.', $name));
+        }
+
+        return $this->lock($name, 0, $owner);
+    }
+
+    public function getBackend(): Backend
+    {
+        return $this->backend;
+    }
+
+    public function getInnerStore(): Store
+    {
+        return $this->inner;
+    }
+
+    // Cache operations: the inner store's.
+
+    public function get($key)
+    {
+        return $this->inner->get($key);
+    }
+
+    public function many(array $keys)
+    {
+        return $this->inner->many($keys);
+    }
+
+    public function put($key, $value, $seconds)
+    {
+        return $this->inner->put($key, $value, $seconds);
+    }
+
+    public function putMany(array $values, $seconds)
+    {
+        return $this->inner->putMany($values, $seconds);
+    }
+
+    public function increment($key, $value = 1)
+    {
+        return $this->inner->increment($key, $value);
+    }
+
+    public function decrement($key, $value = 1)
+    {
+        return $this->inner->decrement($key, $value);
+    }
+
+    public function forever($key, $value)
+    {
+        return $this->inner->forever($key, $value);
+    }
+
+    public function forget($key)
+    {
+        return $this->inner->forget($key);
+    }
+
+    public function flush()
+    {
+        return $this->inner->flush();
+    }
+
+    public function getPrefix()
+    {
+        return $this->prefix;
+    }
+}

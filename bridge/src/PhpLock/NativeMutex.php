@@ -1,0 +1,94 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Nativelock\Bridge\PhpLock;
+
+use malkusch\lock\exception\ExecutionOutsideLockException;
+use malkusch\lock\exception\LockAcquireException;
+use malkusch\lock\exception\LockReleaseException;
+use malkusch\lock\exception\TimeoutException;
+use malkusch\lock\mutex\LockMutex;
+use Nativelock\Backend;
+use Nativelock\Lock;
+use Nativelock\LockException;
+
+/**
+ * A php-lock/lock mutex on nativelock: lock() waits natively up to $timeout seconds (woken by the
+ * release, no back-off sleeps) and throws TimeoutException after it; unlock() throws
+ * ExecutionOutsideLockException when the code ran longer than the lease (as SpinlockMutex does),
+ * LockReleaseException when the lock was lost. A lock still held is released at request end even
+ * after a fatal error, and a forked child never releases its parent's lock.
+ *
+ * @internal base of RedisMutex, FilelockMutex and MysqlMutex
+ */
+abstract class NativeMutex extends LockMutex
+{
+    private Lock $lock;
+    private int $timeout;
+    /** @var ?int seconds the lease lasts; null: no lease (the lock lasts until unlock) */
+    private ?int $lease;
+    private float $acquired = 0.0;
+
+    protected function __construct(Backend $backend, string $key, int $timeout, ?int $lease)
+    {
+        if ($timeout < 0) {
+            throw new \InvalidArgumentException(sprintf('The timeout must be 0 or more seconds, %d given.', $timeout));
+        }
+        if (null !== $lease && $lease <= 0) {
+            throw new \InvalidArgumentException(sprintf('The lease must be more than 0 seconds, %d given.', $lease));
+        }
+        try {
+            $this->lock = new Lock($backend, $key);
+        } catch (\ValueError $e) {
+            throw new \InvalidArgumentException($e->getMessage(), 0, $e);
+        }
+        $this->timeout = $timeout;
+        $this->lease = $lease;
+    }
+
+    protected function lock(): void
+    {
+        try {
+            $ok = $this->lock->acquire(null === $this->lease ? null : (float) $this->lease, (float) $this->timeout);
+        } catch (LockException $e) {
+            throw new LockAcquireException(sprintf('Failed to acquire the lock: %s', $e->getMessage()), 0, $e);
+        }
+        if (!$ok) {
+            throw TimeoutException::create($this->timeout);
+        }
+        $this->acquired = microtime(true);
+    }
+
+    protected function unlock(): void
+    {
+        $elapsed = microtime(true) - $this->acquired;
+        try {
+            $released = $this->lock->release();
+        } catch (LockException $e) {
+            throw new LockReleaseException(sprintf('Failed to release the lock: %s', $e->getMessage()), 0, $e);
+        }
+        if (null !== $this->lease && $elapsed > $this->leaseLimit()) {
+            throw ExecutionOutsideLockException::create($elapsed, $this->leaseLimit());
+        }
+        if (!$released) {
+            throw new LockReleaseException('Failed to release the lock.');
+        }
+    }
+
+    /** The time the code may run under the lock (SpinlockMutex: the timeout; the lease is one second more). */
+    protected function leaseLimit(): int
+    {
+        return $this->lease;
+    }
+
+    public function getNativeLock(): Lock
+    {
+        return $this->lock;
+    }
+
+    public function getTimeout(): int
+    {
+        return $this->timeout;
+    }
+}

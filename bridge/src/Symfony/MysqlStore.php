@@ -1,0 +1,83 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Nativelock\Bridge\Symfony;
+
+use Nativelock\LockException;
+use Nativelock\MysqlBackend;
+use Symfony\Component\Lock\BlockingStoreInterface;
+use Symfony\Component\Lock\Exception\InvalidArgumentException;
+use Symfony\Component\Lock\Key;
+
+/**
+ * MySQL/MariaDB locks as a Symfony store: the SharedLock protocol (a row with a TTL in a MyISAM
+ * table plus GET_LOCK), on sessions nativelock opens itself. waitAndSave() waits server-side in
+ * GET_LOCK (no polling); the TTL is kept (a holder past its TTL loses the lock to a waiter, and
+ * putOffExpiration() extends it); locks still held are released at request end, also after a
+ * fatal error; a forked child never releases its parent's locks. Ownership is per Key object
+ * (two Keys of one process on one resource exclude each other although GET_LOCK is re-entrant
+ * per session); keys are not serializable. TTLs are whole seconds on the server (rounded up).
+ *
+ * It takes a DSN (+ user and password) or a MysqlBackend, not a \PDO: the locks must live on a
+ * session nativelock controls (request-end release, fork safety, a waiter per session), and a
+ * \PDO cannot give its password back to open one.
+ */
+final class MysqlStore implements BlockingStoreInterface
+{
+    use NativeStoreTrait;
+
+    /**
+     * @param string|MysqlBackend $dsn "mysql:host=…;port=…;dbname=…" (or unix_socket=…) or a backend
+     * @param float $initialTtl the expiration delay of locks in seconds
+     */
+    public function __construct(string|MysqlBackend|\PDO $dsn, ?string $username = null, #[\SensitiveParameter] ?string $password = null, float $initialTtl = 300.0, string $table = 'shared_locks')
+    {
+        self::checkTtl($initialTtl, __METHOD__);
+        if ($dsn instanceof \PDO) {
+            throw new InvalidArgumentException(sprintf('"%s()" takes a DSN with a username and password, or a Nativelock\MysqlBackend, not a \PDO: locks live on a session nativelock opens itself (request-end release, fork safety), and a \PDO cannot give its password back.', __METHOD__));
+        }
+        if ($dsn instanceof MysqlBackend) {
+            $this->backend = $dsn;
+        } else {
+            if (!str_starts_with($dsn, 'mysql:')) {
+                throw new InvalidArgumentException(sprintf('"%s()" expects a DSN starting with "mysql:", got one starting with "%s".', __METHOD__, substr($dsn, 0, (int) strpos($dsn.':', ':'))));
+            }
+            if ('' === $table || 1 !== preg_match('/^\w{1,64}$/D', $table)) {
+                throw new InvalidArgumentException(sprintf('"%s()" expects a table name of 1 to 64 word characters.', __METHOD__));
+            }
+            try {
+                $this->backend = new MysqlBackend($dsn, $username, $password, $table);
+            } catch (LockException|\ValueError $e) {
+                throw new InvalidArgumentException(sprintf('"%s()": %s', __METHOD__, $e->getMessage()), 0, $e);
+            }
+        }
+        $this->initialTtl = $initialTtl;
+    }
+
+    public function getBackend(): MysqlBackend
+    {
+        return $this->backend;
+    }
+
+    /** The lock name for a resource: itself when it fits MySQL's 64 characters, else a prefix and a hash. */
+    public static function lockNameFor(string $resource): string
+    {
+        if (mb_strlen($resource, 'UTF-8') <= 64 && mb_check_encoding($resource, 'UTF-8') && !str_contains($resource, "\0")) {
+            return $resource;
+        }
+        $hash = rtrim(strtr(base64_encode(hash('sha256', $resource, true)), '+/', '-_'), '=');
+
+        return substr((string) preg_replace('/[^\x20-\x7e]/', '_', $resource), 0, 20).':'.$hash;
+    }
+
+    private function lockName(Key $key): string
+    {
+        return self::lockNameFor((string) $key);
+    }
+
+    private function keysSerializable(): bool
+    {
+        return false; // a GET_LOCK belongs to a session of this process
+    }
+}

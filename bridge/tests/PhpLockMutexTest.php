@@ -1,0 +1,226 @@
+<?php
+
+declare(strict_types=1);
+
+namespace Nativelock\Bridge\Tests;
+
+use malkusch\lock\exception\ExecutionOutsideLockException;
+use malkusch\lock\exception\LockReleaseException;
+use malkusch\lock\exception\TimeoutException;
+use malkusch\lock\mutex\LockMutex;
+use malkusch\lock\mutex\PHPRedisMutex;
+use Nativelock\Bridge\PhpLock\FilelockMutex;
+use Nativelock\Bridge\PhpLock\MysqlMutex;
+use Nativelock\Bridge\PhpLock\RedisMutex;
+
+final class PhpLockMutexTest extends BridgeTestCase
+{
+    public function kinds(): iterable
+    {
+        yield 'redis' => ['redis'];
+        yield 'filelock' => ['filelock'];
+        yield 'mysql' => ['mysql'];
+    }
+
+    private function mutex(string $kind, string $name, int $timeout = 1): LockMutex
+    {
+        switch ($kind) {
+            case 'redis':
+                $this->requireRedis();
+
+                return new RedisMutex(self::phpredis(), $name, $timeout);
+            case 'filelock':
+                return new FilelockMutex(self::lockDir(), $name, $timeout);
+            default:
+                $this->requireMysql();
+
+                return new MysqlMutex(self::mysqlDsn(), $name, $timeout, self::mysqlUser(), self::mysqlPassword());
+        }
+    }
+
+    private function childMutexCode(): string
+    {
+        return sprintf(<<<'PHP'
+            function mutex(string $kind, string $name, int $timeout) {
+                switch ($kind) {
+                    case 'redis': return new Nativelock\Bridge\PhpLock\RedisMutex(%s, $name, $timeout);
+                    case 'filelock': return new Nativelock\Bridge\PhpLock\FilelockMutex(%s, $name, $timeout);
+                    default: return new Nativelock\Bridge\PhpLock\MysqlMutex(%s, $name, $timeout, %s, %s);
+                }
+            }
+
+            PHP, var_export(self::redisDsn(), true), var_export(self::lockDir(), true), var_export(self::mysqlDsn(), true), var_export(self::mysqlUser(), true), var_export(self::mysqlPassword(), true));
+    }
+
+    /** @dataProvider kinds */
+    public function testSynchronized(string $kind): void
+    {
+        $mutex = $this->mutex($kind, self::uniqueName('sync'));
+        $this->assertSame(42, $mutex->synchronized(fn () => 42));
+        $this->assertSame(43, $mutex->synchronized(fn () => 43), 'released after the first run');
+        try {
+            $mutex->synchronized(function () {
+                throw new \DomainException('boom');
+            });
+            $this->fail('the exception was swallowed');
+        } catch (\DomainException $e) {
+        }
+        $this->assertSame(44, $mutex->synchronized(fn () => 44), 'released after an exception');
+    }
+
+    /** @dataProvider kinds */
+    public function testCheckThen(string $kind): void
+    {
+        $mutex = $this->mutex($kind, self::uniqueName('check'));
+        $runs = 0;
+        $this->assertSame('done', $mutex->check(fn () => 0 === $runs)->then(function () use (&$runs) {
+            ++$runs;
+
+            return 'done';
+        }));
+        $this->assertFalse($mutex->check(fn () => 0 === $runs)->then(fn () => 'again'));
+        $this->assertSame(1, $runs);
+    }
+
+    /** @dataProvider kinds */
+    public function testTimeoutWhileAnotherProcessHolds(string $kind): void
+    {
+        $name = self::uniqueName('timeout');
+        $mutex = $this->mutex($kind, $name, 1);
+        $child = $this->startChild($this->childMutexCode().<<<'PHP'
+            mutex($argv[1], $argv[2], 5)->synchronized(function () { echo "held\n"; fgets(STDIN); });
+            echo "released\n";
+            PHP, [$kind, $name]);
+        $this->assertSame('held', $this->readLine($child));
+        $start = microtime(true);
+        try {
+            $mutex->synchronized(fn () => $this->fail('ran without the lock'));
+            $this->fail('no timeout');
+        } catch (TimeoutException $e) {
+            $this->assertSame('Timeout of 1 seconds exceeded.', $e->getMessage());
+        }
+        $this->assertEqualsWithDelta(1.0, microtime(true) - $start, 0.5);
+        // A waiter is woken by the release at once.
+        $this->tell($child, 'go');
+        $start = microtime(true);
+        $this->assertTrue($this->mutex($kind, $name, 5)->synchronized(fn () => true));
+        $this->assertLessThan(0.5, microtime(true) - $start);
+        $this->assertSame('released', $this->readLine($child));
+    }
+
+    /** @dataProvider kinds */
+    public function testFatalErrorReleases(string $kind): void
+    {
+        $name = self::uniqueName('fatal');
+        $mutex = $this->mutex($kind, $name, 1);
+        $child = $this->startChild($this->childMutexCode().<<<'PHP'
+            mutex($argv[1], $argv[2], 5)->synchronized(function () { echo "held\n"; this_function_does_not_exist(); });
+            PHP, [$kind, $name]);
+        $this->assertSame('held', $this->readLine($child));
+        [$code, $stderr] = $this->waitChild($child);
+        $this->assertSame(255, $code, $stderr);
+        $this->assertSame('free', $mutex->synchronized(fn () => 'free'));
+    }
+
+    /** @dataProvider kinds */
+    public function testForkedChildDoesNotRelease(string $kind): void
+    {
+        $name = self::uniqueName('fork');
+        $mutex = $this->mutex($kind, $name, 3);
+        $result = $mutex->synchronized(function () use ($kind, $name) {
+            $pid = $this->fork(function () use ($kind, $name) {
+                return 0; // the child's exit must leave the parent's lock alone
+            });
+            $this->assertSame(0, $this->waitPid($pid));
+            try {
+                $this->mutex($kind, $name, 0)->synchronized(fn () => null);
+
+                return 'lost';
+            } catch (TimeoutException $e) {
+                return 'still held';
+            }
+        });
+        $this->assertSame('still held', $result);
+    }
+
+    public function testExecutionOutsideLock(): void
+    {
+        $mutex = $this->mutex('redis', self::uniqueName('outside'), 1);
+        try {
+            $mutex->synchronized(function () {
+                usleep(1100000);
+
+                return 'late';
+            });
+            $this->fail('no ExecutionOutsideLockException');
+        } catch (ExecutionOutsideLockException $e) {
+            $this->assertSame('late', $e->getCodeResult());
+            $this->assertStringContainsString('executed outside of the lock', $e->getMessage());
+        }
+    }
+
+    public function testMysqlLeaseRanOut(): void
+    {
+        $this->requireMysql();
+        $name = self::uniqueName('lease');
+        $mutex = new MysqlMutex(self::mysqlDsn(), $name, 1, self::mysqlUser(), self::mysqlPassword(), 1);
+        $this->expectException(ExecutionOutsideLockException::class);
+        $mutex->synchronized(function () use ($name) {
+            usleep(1200000);
+            // A waiter takes the lock once the lease has run out.
+            $this->assertTrue((new MysqlMutex(self::mysqlDsn(), $name, 3, self::mysqlUser(), self::mysqlPassword()))->synchronized(fn () => true));
+        });
+    }
+
+    public function testLostLockThrowsLockReleaseException(): void
+    {
+        $this->requireRedis();
+        $name = self::uniqueName('lost');
+        $mutex = new RedisMutex(self::redisDsn(), $name, 5);
+        $this->expectException(LockReleaseException::class);
+        $mutex->synchronized(function () use ($name) {
+            self::phpredis()->del('lock_'.$name);
+        });
+    }
+
+    public function testWireIsPhpLocksRedisMutex(): void
+    {
+        $this->requireRedis();
+        $name = self::uniqueName('wire');
+        $stock = new PHPRedisMutex([self::phpredis()], $name, 3);
+        $ours = new RedisMutex([self::phpredis()], $name, 1); // PHPRedisMutex's own argument shape
+        $stock->synchronized(function () use ($ours, $name) {
+            $this->assertSame(1, self::phpredis()->exists('lock_'.$name));
+            try {
+                $ours->synchronized(fn () => null);
+                $this->fail('ours ignored the stock mutex');
+            } catch (TimeoutException $e) {
+            }
+        });
+        $ours->synchronized(function () use ($name) {
+            $ttl = self::phpredis()->ttl('lock_'.$name);
+            $this->assertContains($ttl, [1, 2], 'timeout + 1 seconds, as SpinlockMutex');
+        });
+    }
+
+    public function testBadArguments(): void
+    {
+        $cases = [
+            fn () => new RedisMutex(new \stdClass(), 'x'),
+            fn () => new RedisMutex([self::phpredis(), self::phpredis()], 'x'),
+            fn () => new RedisMutex(self::redisDsn(), 'x', -1),
+            fn () => new FilelockMutex('/does/not/exist', 'x'),
+            fn () => new FilelockMutex(self::lockDir(), ''),
+            fn () => new MysqlMutex('sqlite::memory:', 'x'),
+            fn () => new MysqlMutex(self::mysqlDsn(), 'x', 1, 'u', 'p', 0),
+        ];
+        foreach ($cases as $i => $call) {
+            try {
+                $call();
+                $this->fail("case $i: no exception");
+            } catch (\InvalidArgumentException $e) {
+                $this->assertNotSame('', $e->getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+<?php
+// The bridge against the stock classes, in one run (issue 11):
+//  1. µs per uncontended acquire+release cycle through Symfony's LockFactory (stock RedisStore vs
+//     the bridge's RedisStore; FlockStore vs FilelockStore; the bridge's MysqlStore) and through
+//     Laravel's lock (stock PhpRedisLock vs the bridge's NativeLock, get()+release());
+//  2. hand-off: a holder in another process releases, a blocked waiter (LockFactory
+//     acquire(true) / Laravel block()) owns it — p50/p90 in ms.
+// Target: the bridge's cycle <= 0.8x the stock store's, hand-off p50 <= 1 ms.
+// usage: php -d extension=modules/nativelock.so tests/bench/bridge.php [--quick]
+// Needs the test servers (tests/servers/{redis,mariadb}.sh; NATIVELOCK_REDIS_*/NATIVELOCK_MYSQL_*).
+require __DIR__.'/../../bridge/tests/bootstrap.php';
+
+use Symfony\Component\Lock\LockFactory;
+
+$quick = in_array('--quick', $argv, true);
+$cycles = $quick ? 500 : 5000;
+$rounds = $quick ? 10 : 40;
+$env = fn (string $n, string $d) => getenv($n) ?: $d;
+$redisHost = $env('NATIVELOCK_REDIS_HOST', '127.0.0.1');
+$redisPort = (int) $env('NATIVELOCK_REDIS_PORT', '16379');
+$redisDsn = "redis://$redisHost:$redisPort";
+$mysqlDsn = sprintf('mysql:host=%s;port=%d;dbname=%s', $env('NATIVELOCK_MYSQL_HOST', '127.0.0.1'), (int) $env('NATIVELOCK_MYSQL_PORT', '13306'), $env('NATIVELOCK_MYSQL_DATABASE', 'nativelock_test'));
+$mysqlUser = $env('NATIVELOCK_MYSQL_USER', 'nativelock');
+$mysqlPass = $env('NATIVELOCK_MYSQL_PASSWORD', 'nativelock');
+$lockDir = sys_get_temp_dir().'/nativelock-bench-bridge';
+@mkdir($lockDir);
+
+// Each subject: PHP code (for this process and for the hand-off child) that defines
+// $take(bool $wait) and $drop(); the same text runs in both, with $name, $redisHost... in scope.
+$subjects = [
+    'symfony redis: stock RedisStore' => '$r = new Redis(); $r->connect($redisHost, $redisPort); $f = new Symfony\Component\Lock\LockFactory(new Symfony\Component\Lock\Store\RedisStore($r));',
+    'symfony redis: bridge RedisStore' => '$r = new Redis(); $r->connect($redisHost, $redisPort); $f = new Symfony\Component\Lock\LockFactory(new Nativelock\Bridge\Symfony\RedisStore($r));',
+    'symfony file: stock FlockStore' => '$f = new Symfony\Component\Lock\LockFactory(new Symfony\Component\Lock\Store\FlockStore($lockDir));',
+    'symfony file: bridge FilelockStore' => '$f = new Symfony\Component\Lock\LockFactory(new Nativelock\Bridge\Symfony\FilelockStore($lockDir));',
+    'symfony mysql: bridge MysqlStore' => '$f = new Symfony\Component\Lock\LockFactory(new Nativelock\Bridge\Symfony\MysqlStore($mysqlDsn, $mysqlUser, $mysqlPass));',
+    'laravel redis: stock PhpRedisLock' => '$r = new Redis(); $r->connect($redisHost, $redisPort); $c = new Illuminate\Redis\Connections\PhpRedisConnection($r); $mk = fn () => new Illuminate\Cache\PhpRedisLock($c, "laravel:".$name, 30);',
+    'laravel redis: bridge NativeLock' => '$s = new Nativelock\Bridge\Laravel\NativeLockStore(new Nativelock\RedisBackend($redisDsn), null, "laravel:"); $mk = fn () => $s->lock($name, 30);',
+];
+$common = <<<'PHP'
+    if (isset($f)) {
+        $take = function (bool $wait) use ($f, $name) { $l = $f->createLock($name, 30); if (!$l->acquire($wait)) { throw new RuntimeException('busy'); } return $l; };
+        $drop = fn ($l) => $l->release();
+    } else {
+        $take = function (bool $wait) use ($mk) { $l = $mk(); if ($wait) { $l->block(30); } elseif (!$l->get()) { throw new RuntimeException('busy'); } return $l; };
+        $drop = fn ($l) => $l->release();
+    }
+    PHP;
+
+function stats(array $xs): array
+{
+    sort($xs);
+    $n = count($xs);
+    $pct = fn ($p) => $xs[min($n - 1, (int) floor($p * ($n - 1) + 0.5))];
+
+    return ['p50' => $pct(0.5), 'p90' => $pct(0.9), 'n' => $n];
+}
+
+$vars = compact('redisHost', 'redisPort', 'redisDsn', 'mysqlDsn', 'mysqlUser', 'mysqlPass', 'lockDir');
+$results = [];
+foreach ($subjects as $label => $setup) {
+    $name = 'bench-bridge-'.getmypid().'-'.crc32($label);
+    try {
+        extract($vars);
+        unset($f, $mk);
+        eval($setup.$common);
+        // 1. Uncontended cycle.
+        for ($i = 0; $i < 50; ++$i) { $drop($take(false)); }
+        $t = hrtime(true);
+        for ($i = 0; $i < $cycles; ++$i) { $drop($take(false)); }
+        $cycle = (hrtime(true) - $t) / 1e3 / $cycles;
+        // 2. Hand-off: the child holds, releases 20 ms later and says when; we wait meanwhile.
+        $child = '<?php require '.var_export(__DIR__.'/../../bridge/tests/bootstrap.php', true).'; extract(unserialize(base64_decode($argv[1]))); $name = $argv[2];'
+            .$setup.$common.' while (($line = fgets(STDIN)) !== false && trim($line) === "hold") { $l = $take(false); echo "held\n"; usleep(20000); $t = microtime(true); $drop($l); echo $t, "\n"; } ';
+        $file = tempnam(sys_get_temp_dir(), 'nlbench');
+        file_put_contents($file, $child);
+        $proc = proc_open([PHP_BINARY, '-d', 'extension='.(getenv('NATIVELOCK_MODULE') ?: __DIR__.'/../../modules/nativelock.so'), $file, base64_encode(serialize($vars)), $name], [['pipe', 'r'], ['pipe', 'w'], STDERR], $pipes);
+        $handoff = [];
+        for ($i = 0; $i < $rounds; ++$i) {
+            fwrite($pipes[0], "hold\n");
+            if ('held' !== trim((string) fgets($pipes[1]))) { throw new RuntimeException('the child could not hold the lock'); }
+            $l = $take(true);
+            $got = microtime(true);
+            $released = (float) fgets($pipes[1]);
+            $handoff[] = ($got - $released) * 1e3;
+            $drop($l);
+        }
+        fclose($pipes[0]);
+        proc_close($proc);
+        unlink($file);
+        $results[$label] = ['cycle' => $cycle, 'handoff' => stats($handoff)];
+    } catch (Throwable $e) {
+        $results[$label] = ['error' => get_class($e).': '.$e->getMessage()];
+    }
+}
+
+printf("%-36s %12s %10s %14s %14s\n", 'subject', 'cycle µs', 'vs stock', 'hand-off p50', 'hand-off p90');
+$stock = [];
+foreach ($results as $label => $r) {
+    [$group, $who] = explode(': ', $label, 2);
+    if (isset($r['error'])) {
+        printf("%-36s %s\n", $label, $r['error']);
+        continue;
+    }
+    if (str_starts_with($who, 'stock')) { $stock[$group] = $r['cycle']; }
+    $ratio = isset($stock[$group]) && !str_starts_with($who, 'stock') ? sprintf('%.2fx', $r['cycle'] / $stock[$group]) : '';
+    printf("%-36s %12.1f %10s %11.2f ms %11.2f ms\n", $label, $r['cycle'], $ratio, $r['handoff']['p50'], $r['handoff']['p90']);
+}
