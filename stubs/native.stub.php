@@ -118,8 +118,14 @@ namespace Nativelock {
     {
         /**
          * @param string|null $token the value that marks the holder; random (20 bytes of
-         *        entropy, base64url) if null. Two Lock objects with the same token on the same
-         *        key are the same holder (Laravel's restoreLock()).
+         *        entropy, base64url) if null. On Redis, two Lock objects with the same token
+         *        on the same key are the same holder (Laravel's restoreLock()): isHeld(),
+         *        refresh() and release() act on the lock the other one took, and acquire() of a
+         *        lock the token already holds returns false in FORMAT_PLAIN (SET NX, as Laravel's
+         *        get()) and re-takes it in FORMAT_SYMFONY (as Symfony's save()). On files and
+         *        MySQL a lock belongs to the object that took it (its lock file record, its
+         *        database session), not to the token: another object with the same token does
+         *        not hold it.
          */
         public function __construct(Backend $backend, string $key, ?string $token = null) {}
 

@@ -19,10 +19,7 @@ extern "C" {
 #include "common/error.hpp"
 #include "native_object.h"
 #include "redis/lock.hpp"
-#if __has_include("redis/symfony_format.hpp")
 #include "redis/symfony_format.hpp"
-#define NL_HAVE_SYMFONY_FORMAT 1
-#endif
 #include "redislock_object.h"
 
 #include "native_arginfo.h"
@@ -163,9 +160,7 @@ ZEND_METHOD(Nativelock_RedisBackend, currentOwner) {
     NL_TRY
     auto &conn = redis_connection(*config);
     if (config->kind == BackendKind::RedisSymfony) {
-#ifdef NL_HAVE_SYMFONY_FORMAT
         owner = nativelock::redis::symfony::writer(conn, k);
-#endif
     } else {
         owner = nativelock::redis::current_value(conn, k);
     }
@@ -186,9 +181,7 @@ ZEND_METHOD(Nativelock_RedisBackend, forceRelease) {
     NL_TRY
     auto &conn = redis_connection(*config);
     if (config->kind == BackendKind::RedisSymfony) {
-#ifdef NL_HAVE_SYMFONY_FORMAT
         removed = nativelock::redis::symfony::force_remove(conn, k);
-#endif
     } else {
         removed = nativelock::redis::force_release(conn, k);
     }

@@ -41,10 +41,7 @@ extern "C" {
 #include "redis/lock.hpp"
 #include "redislock_object.h"
 #include "request_registry.h"
-#if __has_include("redis/symfony_format.hpp")
 #include "redis/symfony_format.hpp"
-#define NL_HAVE_SYMFONY_FORMAT 1
-#endif
 
 nativelock::file::OwnerRecord nativelock_filelock_owner_record(const std::string &name);
 
@@ -206,11 +203,7 @@ bool release_on_backend(LockState &state) {
         case BackendKind::RedisPlain:
             return redis::release(redis_connection(state), state.key, state.token);
         case BackendKind::RedisSymfony:
-#ifdef NL_HAVE_SYMFONY_FORMAT
             return redis::symfony::remove(redis_connection(state), state.key, state.token);
-#else
-            return false;
-#endif
         case BackendKind::File:
             return state.file && state.file->release();
         case BackendKind::Mysql: {
@@ -313,7 +306,6 @@ class RedisPlainWait : public Wait {
     redis::AcquireWait wait_;
 };
 
-#ifdef NL_HAVE_SYMFONY_FORMAT
 class RedisSymfonyWait : public Wait {
   public:
     RedisSymfonyWait(const LockState &state, long long ttl, bool shared)
@@ -338,7 +330,6 @@ class RedisSymfonyWait : public Wait {
     redis::Pool::Pin command_connection_in_use_;
     redis::symfony::AcquireWait wait_;
 };
-#endif
 
 class FileWait : public Wait {
   public:
@@ -408,15 +399,10 @@ bool try_once(LockState &state, std::optional<double> ttl, bool shared) {
             return redis::try_acquire(redis_connection(state), state.key, state.token,
                                       redis_ttl_seconds(ttl));
         case BackendKind::RedisSymfony:
-#ifdef NL_HAVE_SYMFONY_FORMAT
             return shared ? redis::symfony::save_read(redis_connection(state), state.key,
                                                       state.token, ttl_ms(ttl))
                           : redis::symfony::save(redis_connection(state), state.key, state.token,
                                                  ttl_ms(ttl));
-#else
-            (void)shared;
-            return false;
-#endif
         case BackendKind::File: {
             file::Contention contention;
             file::Status status = file_of(state)->try_acquire(file_record(state), &contention);
@@ -440,12 +426,7 @@ std::unique_ptr<Wait> make_wait(LockState &state, std::optional<double> ttl, boo
         case BackendKind::RedisPlain:
             return std::make_unique<RedisPlainWait>(state, redis_ttl_seconds(ttl));
         case BackendKind::RedisSymfony:
-#ifdef NL_HAVE_SYMFONY_FORMAT
             return std::make_unique<RedisSymfonyWait>(state, ttl_ms(ttl), shared);
-#else
-            (void)shared;
-            break;
-#endif
         case BackendKind::File:
             return std::make_unique<FileWait>(*file_of(state), file_record(state));
         case BackendKind::Mysql:
@@ -462,12 +443,8 @@ bool refresh_on_backend(LockState &state, std::optional<double> ttl) {
         case BackendKind::RedisPlain:
             return redis::refresh(redis_connection(state), state.key, state.token, ttl_ms(ttl));
         case BackendKind::RedisSymfony:
-#ifdef NL_HAVE_SYMFONY_FORMAT
             return redis::symfony::put_off_expiration(redis_connection(state), state.key,
                                                       state.token, ttl_ms(ttl));
-#else
-            return false;
-#endif
         case BackendKind::File:
             return held_here(state) && state.file && state.file->held_by_us();
         case BackendKind::Mysql:
@@ -732,10 +709,8 @@ ZEND_METHOD(Nativelock_Lock, isHeld) {
             held = nativelock::redis::is_held(redis_connection(*state), state->key, state->token);
             break;
         case BackendKind::RedisSymfony:
-#ifdef NL_HAVE_SYMFONY_FORMAT
             held = nativelock::redis::symfony::exists(redis_connection(*state), state->key,
                                                       state->token);
-#endif
             break;
         case BackendKind::File:
             held = held_here(*state) && state->file && state->file->held_by_us();
@@ -776,10 +751,8 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
                 nativelock::redis::remaining_ms(redis_connection(*state), state->key, state->token);
             break;
         case BackendKind::RedisSymfony:
-#ifdef NL_HAVE_SYMFONY_FORMAT
             ms = nativelock::redis::symfony::remaining_ms(redis_connection(*state), state->key,
                                                           state->token);
-#endif
             break;
         case BackendKind::File:
             never_expires = held_here(*state) && state->file && state->file->held_by_us();

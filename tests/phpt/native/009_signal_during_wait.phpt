@@ -27,9 +27,23 @@ foreach (['redis', 'file', 'mysql'] as $kind) {
     nl_stop_child($storm);
     printf("%s: got=%s waited-full=%s handlers-ran=%s\n", $kind, var_export($got, true),
         var_export(microtime(true) - $t >= 0.95, true), var_export($ran > 0, true));
-    pcntl_signal(SIGALRM, function () { throw new RuntimeException('stop'); });
+    // Armed only inside the call: on a slow machine a signal can land before the try block.
+    $armed = false;
+    pcntl_signal(SIGALRM, function () use (&$armed) {
+        if ($armed) {
+            throw new RuntimeException('stop');
+        }
+    });
     $storm = nl_signal_storm();
-    try { $waiter->acquire(30.0, 10.0); echo "no throw\n"; } catch (RuntimeException $e) { echo "$kind: handler threw: ", $e->getMessage(), "\n"; }
+    try {
+        $armed = true;
+        $waiter->acquire(30.0, 10.0);
+        $armed = false;
+        echo "no throw\n";
+    } catch (RuntimeException $e) {
+        $armed = false;
+        echo "$kind: handler threw: ", $e->getMessage(), "\n";
+    }
     nl_stop_child($storm);
     pcntl_signal(SIGALRM, SIG_DFL);
     $holder->release();
