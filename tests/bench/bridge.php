@@ -56,19 +56,59 @@ function stats(array $xs): array
 }
 
 $vars = compact('redisHost', 'redisPort', 'redisDsn', 'mysqlDsn', 'mysqlUser', 'mysqlPass', 'lockDir');
+
+/** [$take, $drop] of a subject, built from its PHP text in a scope of its own. */
+function subject(string $setup, string $common, array $vars, string $name): array
+{
+    extract($vars);
+    eval($setup.$common);
+
+    return [$take, $drop];
+}
+
+// 1. Uncontended cycle, interleaved: every round runs a batch of each subject in turn, so load
+// that comes and goes on the machine hits all of them alike; a subject's figure is its median
+// over the rounds, and its ratio the median of the per-round ratios to its stock peer.
+$ready = [];
 $results = [];
 foreach ($subjects as $label => $setup) {
+    try {
+        $ready[$label] = subject($setup, $common, $vars, 'bench-bridge-'.getmypid().'-'.crc32($label));
+        [$take, $drop] = $ready[$label];
+        for ($i = 0; $i < 50; ++$i) { $drop($take(false)); }
+    } catch (Throwable $e) {
+        $results[$label] = ['error' => get_class($e).': '.$e->getMessage()];
+    }
+}
+$batch = max(20, intdiv($cycles, $rounds));
+$perRound = [];
+for ($round = 0; $round < $rounds; ++$round) {
+    foreach ($ready as $label => [$take, $drop]) {
+        $t = hrtime(true);
+        for ($i = 0; $i < $batch; ++$i) { $drop($take(false)); }
+        $perRound[$label][] = (hrtime(true) - $t) / 1e3 / $batch;
+    }
+}
+$median = function (array $xs): float { sort($xs); $n = count($xs); return $n % 2 ? $xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2; };
+$stockOf = [];
+foreach (array_keys($ready) as $label) {
+    [$group, $who] = explode(': ', $label, 2);
+    if (str_starts_with($who, 'stock')) { $stockOf[$group] = $label; }
+}
+foreach ($ready as $label => $_) {
+    [$group, $who] = explode(': ', $label, 2);
+    $ratio = null;
+    if (isset($stockOf[$group]) && $stockOf[$group] !== $label) {
+        $ratio = $median(array_map(fn ($a, $b) => $a / $b, $perRound[$label], $perRound[$stockOf[$group]]));
+    }
+    $results[$label] = ['cycle' => $median($perRound[$label]), 'ratio' => $ratio];
+}
+
+// 2. Hand-off: the child holds, releases 20 ms later and says when; we wait meanwhile.
+foreach ($ready as $label => [$take, $drop]) {
+    $setup = $subjects[$label];
     $name = 'bench-bridge-'.getmypid().'-'.crc32($label);
     try {
-        extract($vars);
-        unset($f, $mk);
-        eval($setup.$common);
-        // 1. Uncontended cycle.
-        for ($i = 0; $i < 50; ++$i) { $drop($take(false)); }
-        $t = hrtime(true);
-        for ($i = 0; $i < $cycles; ++$i) { $drop($take(false)); }
-        $cycle = (hrtime(true) - $t) / 1e3 / $cycles;
-        // 2. Hand-off: the child holds, releases 20 ms later and says when; we wait meanwhile.
         $child = '<?php require '.var_export(__DIR__.'/../../bridge/tests/bootstrap.php', true).'; extract(unserialize(base64_decode($argv[1]))); $name = $argv[2];'
             .$setup.$common.' while (($line = fgets(STDIN)) !== false && trim($line) === "hold") { $l = $take(false); echo "held\n"; usleep(20000); $t = microtime(true); $drop($l); echo $t, "\n"; } ';
         $file = tempnam(sys_get_temp_dir(), 'nlbench');
@@ -87,21 +127,30 @@ foreach ($subjects as $label => $setup) {
         fclose($pipes[0]);
         proc_close($proc);
         unlink($file);
-        $results[$label] = ['cycle' => $cycle, 'handoff' => stats($handoff)];
+        $results[$label]['handoff'] = stats($handoff);
     } catch (Throwable $e) {
         $results[$label] = ['error' => get_class($e).': '.$e->getMessage()];
     }
 }
 
-printf("%-36s %12s %10s %14s %14s\n", 'subject', 'cycle µs', 'vs stock', 'hand-off p50', 'hand-off p90');
-$stock = [];
+printf("%-36s %12s %10s %14s %14s  %s\n", 'subject', 'cycle µs', 'vs stock', 'hand-off p50', 'hand-off p90', 'targets (cycle <= 0.8x stock, hand-off p50 <= 1 ms)');
+$misses = 0;
 foreach ($results as $label => $r) {
     [$group, $who] = explode(': ', $label, 2);
     if (isset($r['error'])) {
         printf("%-36s %s\n", $label, $r['error']);
+        ++$misses;
         continue;
     }
-    if (str_starts_with($who, 'stock')) { $stock[$group] = $r['cycle']; }
-    $ratio = isset($stock[$group]) && !str_starts_with($who, 'stock') ? sprintf('%.2fx', $r['cycle'] / $stock[$group]) : '';
-    printf("%-36s %12.1f %10s %11.2f ms %11.2f ms\n", $label, $r['cycle'], $ratio, $r['handoff']['p50'], $r['handoff']['p90']);
+    $verdict = '';
+    if (!str_starts_with($who, 'stock')) {
+        $parts = [];
+        if (null !== $r['ratio']) { $parts[] = 'cycle '.($r['ratio'] <= 0.8 ? 'met' : 'MISSED'); $misses += $r['ratio'] > 0.8; }
+        $parts[] = 'hand-off '.($r['handoff']['p50'] <= 1.0 ? 'met' : 'MISSED');
+        $misses += $r['handoff']['p50'] > 1.0;
+        $verdict = implode(', ', $parts);
+    }
+    printf("%-36s %12.1f %10s %11.2f ms %11.2f ms  %s\n", $label, $r['cycle'], null === $r['ratio'] ? '' : sprintf('%.2fx', $r['ratio']), $r['handoff']['p50'], $r['handoff']['p90'], $verdict);
 }
+printf("(%d interleaved rounds of %d cycles per subject; medians; hand-off over %d rounds)\n", $rounds, $batch, $rounds);
+exit($misses ? 1 : 0);

@@ -9,9 +9,10 @@
 #   tests/bench/run.sh --quick    shorter counts, writes to /tmp/nativelock-bench-quick/ only
 #   tests/bench/run.sh --smoke    seconds: file backends only, no servers, no php-fpm; checks
 #                                 that the harness works
-#   --only=cycle,handoff,contention,fpm,hot,memory,core   a subset;  --out=DIR   another output dir
+#   --only=cycle,handoff,contention,fpm,hot,bridge,memory,core   a subset;  --out=DIR   another output dir
 #   (hot: issue 14's hot lock, nginx -> php-fpm x 24 <- wrk -c24, tests/bench/hot_lock.php;
-#   needs nginx and wrk: apt-get install -y nginx-light wrk)
+#   needs nginx and wrk: apt-get install -y nginx-light wrk; bridge: the framework bridge against
+#   the stock Symfony/Laravel stores, tests/bench/bridge.php, written to bridge.txt)
 #
 # Ports (override with NATIVELOCK_BENCH_REDIS_PORT / _MYSQL_PORT / _FPM_PORT) are not the test
 # suite's, so a benchmark never touches the servers of a test run.
@@ -106,6 +107,14 @@ if want hot && [ "$level" != smoke ]; then
         log "hot lock: a lost update or an error, see $out/hot-lock.md"
 fi
 
+if want bridge && [ "$level" != smoke ]; then
+    log "framework bridge against the stock stores ($level)"
+    bridge_args=()
+    [ "$level" = quick ] && bridge_args+=(--quick)
+    php -d extension="$NATIVELOCK_MODULE" tests/bench/bridge.php "${bridge_args[@]}" >"$out/bridge.txt" ||
+        log "bridge: a target missed, see $out/bridge.txt"
+fi
+
 core_json=-
 if [ -n "$core_bench" ]; then
     log "core micro-benchmarks"
@@ -127,3 +136,4 @@ if [ "$out" = "$root/tests/bench/results" ]; then
     log "README.md benchmarks section updated"
 fi
 cat "$out/results.md"
+if [ -f "$out/bridge.txt" ]; then cat "$out/bridge.txt"; fi
