@@ -73,4 +73,16 @@ class Filelock
      * @return array
      */
     public function bake_data() {}
+
+    /**
+     * The fencing token of the acquisition this object holds: greater than the token of every
+     * earlier fenced acquisition of the same lock file, by any process on any host sharing the
+     * directory. Drawn only when the INI setting nativelock.fencing is on, from the counter file
+     * "<lock file>.fence" beside the lock file (advanced while holding: temp file, fsync,
+     * rename). A lock whose token cannot be drawn is not taken (try_lock()/lock() return
+     * LOCKFILE_ERROR_FAIL_TO_OBTAIN_LOCK with a warning).
+     * @throws RuntimeException if this object does not hold the lock, or took it with
+     *         nativelock.fencing off
+     */
+    public function getFencingToken(): int {}
 }

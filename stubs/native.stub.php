@@ -170,6 +170,21 @@ namespace Nativelock {
 
         public function isShared(): bool {}
 
+        /**
+         * The fencing token of the acquisition this object holds: greater than the token of
+         * every earlier fenced acquisition of the same key on the same backend, by any process on
+         * any host. Drawn only when the INI setting nativelock.fencing is on (checked at
+         * acquire()): Redis plain format, the counter "nativelock:fence:" . key, INCRed in the
+         * acquiring script; MySQL, the table "<table>_fences", while GET_LOCK is held; files,
+         * "<directory>/<key>.lock.fence", written while holding. A lock whose token cannot be
+         * drawn is given back and acquire() throws. Re-acquiring a lock this object holds
+         * keeps its token.
+         * @throws LockException if this object does not hold the lock, or took it with
+         *         nativelock.fencing off
+         * @throws NotSupportedException on RedisBackend::FORMAT_SYMFONY (no counter there)
+         */
+        public function getFencingToken(): int {}
+
         public function getBackend(): Backend {}
     }
 }

@@ -152,4 +152,15 @@ class RedisLock
 
     /** Whether the server still holds our value under the key (asked, not assumed). */
     public function isAcquired(): bool {}
+
+    /**
+     * The fencing token of the acquisition this object holds: greater than the token of every
+     * earlier fenced acquisition of the same key, by any process on any host. Drawn only when
+     * the INI setting nativelock.fencing is on (a counter "nativelock:fence:" . key() on the
+     * server, incremented in the acquiring script). Stays the same until release(), also after
+     * the TTL passed (a resource that saw a greater token then refuses this holder).
+     * @throws RedisLockFailException if this object does not hold the lock, or took it with
+     *         nativelock.fencing off
+     */
+    public function getFencingToken(): int {}
 }

@@ -163,5 +163,16 @@ namespace ItsMieger\MySqlSharedLocks {
          * @return static
          */
         public function assertTTL($minRemainingTTL = 1) {}
+
+        /**
+         * Extension addition: the fencing token of the acquisition of this lock that this
+         * request holds: greater than the token of every earlier fenced acquisition of the same
+         * name, by any session. Drawn only when the INI setting nativelock.fencing is on, from
+         * the counter table "<table>_fences" (shared_locks_fences; see the README for its
+         * CREATE TABLE), while GET_LOCK is held.
+         * @throws Exception\SharedLockException if this request does not hold the lock, or
+         *         took it with nativelock.fencing off
+         */
+        public function getFencingToken(): int {}
     }
 }

@@ -12,6 +12,7 @@ extern "C" {
 #include "ext/standard/info.h"
 #include "ext/standard/php_filestat.h"
 #include "ext/standard/php_var.h"
+#include "ext/spl/spl_exceptions.h"
 #include "zend_smart_str.h"
 }
 
@@ -278,6 +279,31 @@ ZEND_METHOD(Filelock, is_locked) {
     NL_CATCH(nullptr, "Filelock::is_locked()")
 }
 
+namespace {
+
+// nativelock.fencing: the acquisition's token, drawn while holding. A lock whose token cannot be
+// drawn (unwritable directory, corrupt counter) is given back with a warning: false (the caller
+// reports LOCKFILE_ERROR_FAIL_TO_OBTAIN_LOCK).
+bool draw_fence_or_give_back(LockFile *lock) {
+    if (!NATIVELOCK_G(fencing)) return true;
+    nativelock::php::PendingError error;
+    try {
+        lock->draw_fence();
+        return true;
+    } catch (...) {
+        nativelock::php::capture_current_exception(error);
+    }
+    try {
+        lock->release();
+    } catch (...) {
+    }
+    php_error_docref(nullptr, E_WARNING, "Fencing token not drawn, lock given back: %s",
+                     error.message);
+    return false;
+}
+
+}  // namespace
+
 ZEND_METHOD(Filelock, try_lock) {
     ZEND_PARSE_PARAMETERS_NONE();
     zend_object *object = Z_OBJ_P(ZEND_THIS);
@@ -296,6 +322,10 @@ ZEND_METHOD(Filelock, try_lock) {
     if (error) {
         nativelock::php::throw_pending_error(error, nullptr, "Filelock::try_lock()");
         RETURN_THROWS();
+    }
+    if (status == Status::Acquired && !draw_fence_or_give_back(lock)) {
+        status = Status::FailedToObtain;
+        if (EG(exception)) RETURN_THROWS();
     }
     if (status == Status::Acquired) {
         track(object);
@@ -372,6 +402,12 @@ ZEND_METHOD(Filelock, lock) {
         }
         if (!result.interrupted) {
             if (result.status == Status::Acquired) {
+                LockFile *held = lock_of(object);
+                if (!held) RETURN_THROWS();
+                if (!draw_fence_or_give_back(held)) {
+                    if (EG(exception)) RETURN_THROWS();
+                    RETURN_LONG(static_cast<zend_long>(Status::FailedToObtain));
+                }
                 track(object);
                 forget_stat_cache(false);
                 RETURN_LONG(static_cast<zend_long>(result.status));
@@ -414,6 +450,25 @@ ZEND_METHOD(Filelock, unlock) {
     NL_CATCH(nullptr, "Filelock::unlock()")
     untrack(object);
     forget_stat_cache(true);
+}
+
+ZEND_METHOD(Filelock, getFencingToken) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockFile *lock = lock_of(Z_OBJ_P(ZEND_THIS));
+    if (!lock) RETURN_THROWS();
+    if (!lock->held_by_us()) {
+        zend_throw_exception(spl_ce_RuntimeException,
+                             "Filelock::getFencingToken(): the lock is not held", 0);
+        RETURN_THROWS();
+    }
+    if (lock->fence() <= 0) {
+        zend_throw_exception(spl_ce_RuntimeException,
+                             "Filelock::getFencingToken(): the lock was acquired without a "
+                             "fencing token (nativelock.fencing was off)",
+                             0);
+        RETURN_THROWS();
+    }
+    RETURN_LONG(static_cast<zend_long>(lock->fence()));
 }
 
 ZEND_METHOD(Filelock, bake_data) {

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 1a4ae95b77f13da578a04a1d8320e88867e23ac1 */
+ * Stub hash: 9f334debadc1448012d2b8f4bf190308fb232c43 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Filelock___construct, 0, 0, 1)
 	ZEND_ARG_TYPE_INFO(0, name, IS_STRING, 0)
@@ -20,6 +20,9 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Filelock_bake_data arginfo_class_Filelock_is_locked
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Filelock_getFencingToken, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(Filelock, __construct);
 ZEND_METHOD(Filelock, is_locked);
@@ -27,6 +30,7 @@ ZEND_METHOD(Filelock, try_lock);
 ZEND_METHOD(Filelock, lock);
 ZEND_METHOD(Filelock, unlock);
 ZEND_METHOD(Filelock, bake_data);
+ZEND_METHOD(Filelock, getFencingToken);
 
 
 static const zend_function_entry class_Filelock_methods[] = {
@@ -36,6 +40,7 @@ static const zend_function_entry class_Filelock_methods[] = {
 	ZEND_ME(Filelock, lock, arginfo_class_Filelock_lock, ZEND_ACC_PUBLIC)
 	ZEND_ME(Filelock, unlock, arginfo_class_Filelock_unlock, ZEND_ACC_PUBLIC)
 	ZEND_ME(Filelock, bake_data, arginfo_class_Filelock_bake_data, ZEND_ACC_PUBLIC)
+	ZEND_ME(Filelock, getFencingToken, arginfo_class_Filelock_getFencingToken, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

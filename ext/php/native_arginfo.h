@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 1935568c254b53afdec3bbc9ad4c63a92e74e2be */
+ * Stub hash: 20a889424483f8b002ed7890797f50e0e02b6416 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Nativelock_Backend_getName, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
@@ -71,6 +71,9 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Nativelock_Lock_isShared arginfo_class_Nativelock_Backend_supportsShared
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Nativelock_Lock_getFencingToken, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Nativelock_Lock_getBackend, 0, 0, Nativelock\\Backend, 0)
 ZEND_END_ARG_INFO()
 
@@ -96,6 +99,7 @@ ZEND_METHOD(Nativelock_Lock, detach);
 ZEND_METHOD(Nativelock_Lock, getKey);
 ZEND_METHOD(Nativelock_Lock, getToken);
 ZEND_METHOD(Nativelock_Lock, isShared);
+ZEND_METHOD(Nativelock_Lock, getFencingToken);
 ZEND_METHOD(Nativelock_Lock, getBackend);
 
 
@@ -151,6 +155,7 @@ static const zend_function_entry class_Nativelock_Lock_methods[] = {
 	ZEND_ME(Nativelock_Lock, getKey, arginfo_class_Nativelock_Lock_getKey, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_Lock, getToken, arginfo_class_Nativelock_Lock_getToken, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_Lock, isShared, arginfo_class_Nativelock_Lock_isShared, ZEND_ACC_PUBLIC)
+	ZEND_ME(Nativelock_Lock, getFencingToken, arginfo_class_Nativelock_Lock_getFencingToken, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_Lock, getBackend, arginfo_class_Nativelock_Lock_getBackend, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

@@ -82,6 +82,9 @@ struct LockState {
     bool shared = false;
     bool detached = false;
     pid_t held_pid = 0;
+    // nativelock.fencing as it was when acquire() began, and the acquisition's token (0: none).
+    bool fencing = false;
+    long long fence = 0;
     std::unique_ptr<file::LockFile> file;  // FileBackend
     std::shared_ptr<PooledSession> mysql;  // MysqlBackend: the session that holds it
     std::uint64_t mysql_generation = 0;    // … and its server session then
@@ -132,6 +135,7 @@ void mark_not_held(LockState &state) noexcept {
     }
     state.held = false;
     state.shared = false;
+    state.fence = 0;
     state.connection_in_use.reset();
 }
 
@@ -278,6 +282,9 @@ class Wait {
     virtual Attempt wait(const Deadline &deadline) = 0;
     // Gives up for good (a handler threw or bailed out): leaves the backend's queue.
     virtual void give_up() noexcept = 0;
+    // The fencing token drawn with the acquisition by the backend's own acquire (Redis plain),
+    // else 0 (the caller draws it).
+    virtual long long token() const { return 0; }
 };
 
 class RedisPlainWait : public Wait {
@@ -285,7 +292,8 @@ class RedisPlainWait : public Wait {
     RedisPlainWait(const LockState &state, long long ttl_seconds)
         : params_(state.config.redis),
           command_connection_in_use_(redislock_globals().pool.pin(*params_)),
-          wait_(*params_, state.key, state.token, ttl_seconds, &redislock_globals().subscribers) {}
+          wait_(*params_, state.key, state.token, ttl_seconds, &redislock_globals().subscribers,
+                state.fencing) {}
     Attempt wait(const Deadline &deadline) override {
         auto outcome =
             wait_.wait(redislock_globals().pool.get(*params_), deadline, interrupt_pending);
@@ -299,6 +307,7 @@ class RedisPlainWait : public Wait {
             // Its place lapses with its lease.
         }
     }
+    long long token() const override { return wait_.token(); }
 
   private:
     std::shared_ptr<const redis::ConnectionParams> params_;
@@ -392,10 +401,16 @@ std::unique_ptr<file::LockFile> &file_of(LockState &state) {
     return state.file;
 }
 
-// One attempt without waiting. Throws on backend errors.
-bool try_once(LockState &state, std::optional<double> ttl, bool shared) {
+// One attempt without waiting. Throws on backend errors. Redis plain with fencing: the token
+// drawn with it goes to `token`.
+bool try_once(LockState &state, std::optional<double> ttl, bool shared, long long &token) {
     switch (state.config.kind) {
         case BackendKind::RedisPlain:
+            if (state.fencing) {
+                token = redis::try_acquire_fenced(redis_connection(state), state.key, state.token,
+                                                  redis_ttl_seconds(ttl));
+                return token > 0;
+            }
             return redis::try_acquire(redis_connection(state), state.key, state.token,
                                       redis_ttl_seconds(ttl));
         case BackendKind::RedisSymfony:
@@ -463,13 +478,52 @@ enum class Outcome { Acquired, NotAcquired, Error, Thrown, Bailout };
 // The C++ part of acquire(): every C++ object of the wait lives in this frame; signal handlers
 // run between waits (run_pending_interrupts, inside zend_try) and the wait goes on with the
 // same deadline.
+// With fencing: the token of an acquisition just made (not yet marked held). Redis plain drew it
+// in its acquire script (`drawn`); files and MySQL draw it now, while holding, and a lock whose
+// token cannot be drawn is given back and the error rethrown. Symfony's format has no counter: 0.
+long long draw_fence_or_give_back(LockState &state, long long drawn) {
+    switch (state.config.kind) {
+        case BackendKind::RedisPlain:
+            if (drawn <= 0) throw ProtocolError("no fencing token came with the acquisition");
+            return drawn;
+        case BackendKind::File:
+            try {
+                return state.file->draw_fence();
+            } catch (...) {
+                try {
+                    state.file->release();
+                } catch (...) {
+                }
+                throw;
+            }
+        case BackendKind::Mysql:
+            try {
+                return mysql_protocol(*state.mysql, state).draw_fence(state.key);
+            } catch (...) {
+                try {
+                    mysql_protocol(*state.mysql, state).unlock(state.key);
+                } catch (...) {
+                }
+                state.mysql->held.erase(state.key);
+                state.mysql.reset();
+                throw;
+            }
+        case BackendKind::RedisSymfony:
+        case BackendKind::None:
+            break;
+    }
+    return 0;
+}
+
 Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                          std::optional<double> timeout, bool shared, PendingError &error) noexcept {
     try {
         LockState *state = &state_of(object);
+        state->fencing = NATIVELOCK_G(fencing);
         bool got = false;
+        long long token = 0;
         if (timeout && *timeout == 0) {
-            got = try_once(*state, ttl, shared);
+            got = try_once(*state, ttl, shared, token);
         } else {
             Deadline deadline = timeout ? Deadline::after(*timeout) : Deadline::never();
             std::unique_ptr<Wait> wait = make_wait(*state, ttl, shared);
@@ -479,6 +533,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                 Attempt attempt = wait->wait(deadline);
                 if (attempt != Attempt::Interrupted) {
                     got = attempt == Attempt::Acquired;
+                    token = wait->token();
                     break;
                 }
                 AfterInterrupt after = run_pending_interrupts();
@@ -497,6 +552,8 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
             state->waiting = false;
         }
         if (!got) return Outcome::NotAcquired;
+        if (state->fencing) token = draw_fence_or_give_back(*state, token);
+        state->fence = token;
         if (state->config.kind == BackendKind::RedisPlain ||
             state->config.kind == BackendKind::RedisSymfony) {
             state->connection_in_use = redislock_globals().pool.pin(*state->config.redis);
@@ -804,6 +861,33 @@ ZEND_METHOD(Nativelock_Lock, isShared) {
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
     RETURN_BOOL(held_here(*state) && state->shared);
+}
+
+ZEND_METHOD(Nativelock_Lock, getFencingToken) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    if (!held_here(*state)) {
+        zend_throw_exception(lock_exception_ce,
+                             "Nativelock\\Lock::getFencingToken(): the lock is not held", 0);
+        RETURN_THROWS();
+    }
+    if (state->fence <= 0) {
+        if (state->fencing && state->config.kind == BackendKind::RedisSymfony) {
+            zend_throw_exception(
+                not_supported_exception_ce,
+                "Nativelock\\Lock::getFencingToken(): RedisBackend::FORMAT_SYMFONY "
+                "has no fencing tokens",
+                0);
+        } else {
+            zend_throw_exception(lock_exception_ce,
+                                 "Nativelock\\Lock::getFencingToken(): the lock was acquired "
+                                 "without a fencing token (nativelock.fencing was off)",
+                                 0);
+        }
+        RETURN_THROWS();
+    }
+    RETURN_LONG(static_cast<zend_long>(state->fence));
 }
 
 ZEND_METHOD(Nativelock_Lock, getBackend) {

@@ -81,6 +81,8 @@ STD_PHP_INI_ENTRY("nativelock.mysql_read_timeout", "30", PHP_INI_ALL, OnUpdateTi
                   mysql_read_timeout, zend_nativelock_globals, nativelock_globals)
 STD_PHP_INI_ENTRY("nativelock.sharedlock_driver", "native", PHP_INI_ALL, OnUpdateSharedLockDriver,
                   sharedlock_driver, zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_BOOLEAN("nativelock.fencing", "0", PHP_INI_ALL, OnUpdateBool, fencing,
+                    zend_nativelock_globals, nativelock_globals)
 STD_PHP_INI_ENTRY("nativelock.pool_idle_timeout", "60", PHP_INI_ALL, OnUpdatePoolIdleTimeout,
                   pool_idle_timeout, zend_nativelock_globals, nativelock_globals)
 PHP_INI_END()

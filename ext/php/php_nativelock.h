@@ -34,6 +34,8 @@ double redis_read_timeout;
 double mysql_connect_timeout;
 double mysql_read_timeout;
 char *sharedlock_driver;
+// nativelock.fencing: acquisitions also draw a fencing token (a counter per lock name).
+bool fencing;
 // Seconds a pooled connection may stand unused (0: none is kept past the request's end).
 double pool_idle_timeout;
 // Held locks of this request, released at request end (see request_registry.h).

@@ -77,6 +77,8 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         LockState *state = &state_of(object);
         std::string value = state->value;
         long long ttl = effective_ttl(state->timeout);
+        const bool fencing = NATIVELOCK_G(fencing);
+        long long fence = 0;
         bool got;
         if (budget > 0) {
             auto deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
@@ -84,7 +86,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
             // a signal handler's own locks sweep the pool too. (The wait keeps its subscriber.)
             redis::Pool::Pin command_connection_in_use = redislock_globals().pool.pin(*params);
             redis::AcquireWait wait(*params, std::string(key), value, ttl,
-                                    &redislock_globals().subscribers);
+                                    &redislock_globals().subscribers, fencing);
             // A handler may fork: the child must not go on with the parent's value (both would
             // own a key handed to it) nor touch the parent's place in the queue.
             const pid_t waiter_pid = process::current_pid();
@@ -104,6 +106,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
                 auto outcome = wait.wait(conn, deadline, interrupt_pending);
                 if (outcome != redis::WaitOutcome::Interrupted) {
                     got = outcome == redis::WaitOutcome::Acquired;
+                    fence = wait.token();
                     break;
                 }
                 AfterInterrupt after = run_pending_interrupts();
@@ -125,7 +128,12 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
             }
         } else {
             auto &conn = redislock_globals().pool.get(*params);
-            got = redis::try_acquire(conn, key, value, ttl);
+            if (fencing) {
+                fence = redis::try_acquire_fenced(conn, key, value, ttl);
+                got = fence > 0;
+            } else {
+                got = redis::try_acquire(conn, key, value, ttl);
+            }
         }
         if (!got) return LockOutcome::NotAcquired;
         state = &state_of(object);
@@ -135,6 +143,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         state->pid = process::current_pid();
         state->key.assign(key.data(), key.size());
         state->params = std::move(params);
+        state->fence = fence;
         return LockOutcome::Acquired;
     } catch (...) {
         capture_current_exception(error);
@@ -371,6 +380,25 @@ ZEND_METHOD(RedisLock, isAcquired) {
     auto &conn = redislock_globals().pool.get(*state->params);
     RETURN_BOOL(redis::is_held(conn, state->key, state->value));
     NL_CATCH_WITH(throw_error)
+}
+
+ZEND_METHOD(RedisLock, getFencingToken) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    if (!state->held || state->pid != process::current_pid()) {
+        zend_throw_exception_ex(fail_exception_ce, 0, "Lock \"%s\" is not held: no fencing token",
+                                state->name.c_str());
+        RETURN_THROWS();
+    }
+    if (state->fence <= 0) {
+        zend_throw_exception_ex(fail_exception_ce, 0,
+                                "Lock \"%s\" was acquired without a fencing token "
+                                "(nativelock.fencing was off)",
+                                state->name.c_str());
+        RETURN_THROWS();
+    }
+    RETURN_LONG(static_cast<zend_long>(state->fence));
 }
 
 // ---- module hooks ------------------------------------------------------------------------

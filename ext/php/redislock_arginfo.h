@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: dd7fc51607adfd867dc35e8e83a05ef5dd5c4e79 */
+ * Stub hash: 7452d44151e8b103fa2d88ec16d2de74a951c9e0 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedisLock_setRedis, 0, 0, 1)
 	ZEND_ARG_INFO(0, redis)
@@ -40,6 +40,9 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedisLock_isAcquired, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedisLock_getFencingToken, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
 
 ZEND_METHOD(RedisLock, setRedis);
 ZEND_METHOD(RedisLock, ensureRedisIsSet);
@@ -53,6 +56,7 @@ ZEND_METHOD(RedisLock, releaseAllCurrentlyHeldLocks);
 ZEND_METHOD(RedisLock, refresh);
 ZEND_METHOD(RedisLock, getRemainingLifetime);
 ZEND_METHOD(RedisLock, isAcquired);
+ZEND_METHOD(RedisLock, getFencingToken);
 
 
 static const zend_function_entry class_RedisLockFailException_methods[] = {
@@ -78,6 +82,7 @@ static const zend_function_entry class_RedisLock_methods[] = {
 	ZEND_ME(RedisLock, refresh, arginfo_class_RedisLock_refresh, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedisLock, getRemainingLifetime, arginfo_class_RedisLock_getRemainingLifetime, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedisLock, isAcquired, arginfo_class_RedisLock_isAcquired, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedisLock, getFencingToken, arginfo_class_RedisLock_getFencingToken, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

@@ -62,6 +62,8 @@ struct LockState {
     pid_t pid = 0;
     std::string key;
     std::shared_ptr<const redis::ConnectionParams> params;
+    // The acquisition's fencing token (nativelock.fencing on), 0 if it was taken without one.
+    long long fence = 0;
     // While held: the pooled connection the lock is refreshed and released on is not closed
     // for being idle.
     redis::Pool::Pin connection_in_use;

@@ -223,7 +223,25 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
             core::Protocol protocol(session(), quote_style());
             try {
                 protocol.lock(lock_name, deadline, ttl_whole, stop_waiting);
-                track(lock_name);
+                long long fence = 0;
+                if (NATIVELOCK_G(fencing)) {
+                    // Drawn while GET_LOCK is held, on the session that holds it. A lock whose
+                    // token cannot be drawn is given back: no acquisition without its token.
+                    try {
+                        fence = protocol.draw_fence(lock_name);
+                    } catch (const PhpBailout &) {
+                        throw;
+                    } catch (...) {
+                        try {
+                            protocol.unlock(lock_name);
+                        } catch (const PhpBailout &) {
+                            throw;
+                        } catch (...) {
+                        }
+                        throw;
+                    }
+                }
+                track(lock_name, fence);
                 // A handler threw after the lock was taken: the caller never gets the handle,
                 // so the lock goes back, as if the wait had ended just before.
                 if (has_deferred_throwable()) {
@@ -353,6 +371,32 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, release) {
     zval_ptr_dtor(&copy);
     if (EG(exception)) RETURN_THROWS();
     RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, getFencingToken) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    zval rv;
+    zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName",
+                                    sizeof("lockName") - 1, 1, &rv);
+    zval copy;
+    ZVAL_COPY_DEREF(&copy, name);
+    long long fence = -1;
+    if (Z_TYPE(copy) == IS_STRING) {
+        NL_TRY
+        fence = held_fence(std::string(Z_STRVAL(copy), Z_STRLEN(copy)));
+        NL_CATCH_WITH(throw_sharedlock_error, Op::Other, &copy, nullptr)
+    }
+    if (fence <= 0) {
+        throw_lock_exception(ce_exception, &copy, nullptr,
+                             fence < 0 ? "Lock is not held: no fencing token"
+                                       : "Lock was acquired without a fencing token "
+                                         "(nativelock.fencing was off)",
+                             nullptr);
+        zval_ptr_dtor(&copy);
+        RETURN_THROWS();
+    }
+    zval_ptr_dtor(&copy);
+    RETURN_LONG(static_cast<zend_long>(fence));
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL) {

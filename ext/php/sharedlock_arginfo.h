@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 82a5e510426cecd6bf34a33b51cc3188adee91ae */
+ * Stub hash: 3ccaeeb42555d19b61a1aea10640d151e590a059 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockException___construct, 0, 0, 1)
 	ZEND_ARG_INFO(0, lockName)
@@ -87,6 +87,8 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle
 	ZEND_ARG_INFO_WITH_DEFAULT_VALUE(0, minRemainingTTL, "1")
 ZEND_END_ARG_INFO()
 
+#define arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_getFencingToken arginfo_class_ItsMieger_MySqlSharedLocks_SharedLock_releaseAllHeldLocks
+
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_Exception_SharedLockException, __construct);
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_Exception_SharedLockException, getLockName);
@@ -109,6 +111,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, releaseAllHeldLocks);
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, __construct);
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, release);
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL);
+ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, getFencingToken);
 
 
 static const zend_function_entry class_ItsMieger_MySqlSharedLocks_Exception_SharedLockException_methods[] = {
@@ -168,6 +171,7 @@ static const zend_function_entry class_ItsMieger_MySqlSharedLocks_SharedLockHand
 	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, __construct, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, release, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_release, ZEND_ACC_PUBLIC)
 	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_assertTTL, ZEND_ACC_PUBLIC)
+	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, getFencingToken, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_getFencingToken, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

@@ -126,7 +126,7 @@ void release_at_request_end(RegistryEntry *) noexcept {
     }
 }
 
-void track(const std::string &name) {
+void track(const std::string &name, long long fence) {
     RequestState &s = st();
     // A forked child inherits its parent's list: those locks are the parent's (never released
     // here), and the child's own must be filed under the child to be released at its end.
@@ -141,7 +141,16 @@ void track(const std::string &name) {
         // on a PDO through its driver, which the request state keeps alive until then.
         nativelock::php::registry_add(&s.entry);
     }
-    s.held.push_back({name, via_pdo ? 0 : s.native->generation()});
+    s.held.push_back({name, via_pdo ? 0 : s.native->generation(), fence});
+}
+
+long long held_fence(const std::string &name) {
+    RequestState *s = request_state_if_any();
+    if (!s || s->held_pid != nativelock::process::current_pid()) return -1;
+    for (auto it = s->held.rbegin(); it != s->held.rend(); ++it) {
+        if (it->name == name) return it->fence;
+    }
+    return -1;
 }
 
 void untrack(const std::string &name) {

@@ -108,6 +108,8 @@ struct Pool {
 struct HeldLock {
     std::string name;
     std::uint64_t generation = 0;
+    // The acquisition's fencing token (nativelock.fencing on), else 0.
+    long long fence = 0;
 };
 
 // SharedLock's static state for one request (the package keeps it in static properties).
@@ -175,8 +177,11 @@ void open_pdo(zval *out);
 void release_before_switch();
 
 // sharedlock_held.cpp
-void track(const std::string &name);
+void track(const std::string &name, long long fence = 0);
 void untrack(const std::string &name);
+// The fencing token of `name` as this process holds it in this request: -1 if it does not hold
+// it, 0 if it was taken without a token.
+long long held_fence(const std::string &name);
 void forget_held();
 int release_all_held();
 bool held_by_an_earlier_session(const std::string &name);

@@ -33,7 +33,7 @@ class RedisLockTest : public test_support::RedisServerTest {
   protected:
     void SetUp() override { connect("redislock:core-test-"); }
     void TearDown() override {
-        if (conn_) conn_->command({"DEL", key_, queue_key(key_), alive_key(key_)});
+        if (conn_) conn_->command({"DEL", key_, queue_key(key_), alive_key(key_), fence_key(key_)});
     }
 };
 
@@ -41,7 +41,7 @@ class RedisLockTest : public test_support::RedisServerTest {
 
 TEST_F(RedisLockTest, ScriptDigestsMatchTheServer) {
     for (const Script *s : {&kReleaseScript, &kQueuedAcquireScript, &kLeaveQueueScript,
-                            &kRefreshScript, &kLifetimeScript}) {
+                            &kRefreshScript, &kLifetimeScript, &kFencedAcquireScript}) {
         Reply r = conn_->command({"SCRIPT", "LOAD", s->source});
         ASSERT_FALSE(reply_is_error(r.get())) << reply_string(r.get());
         EXPECT_EQ(reply_string(r.get()), s->sha1);
@@ -200,6 +200,66 @@ TEST_F(RedisLockTest, LeavingTheQueuePassesAHandedKeyOn) {
     wait.leave_queue(wc);  // … who passes it on
     next.thread.join();
     EXPECT_EQ(next.outcome, WaitOutcome::Acquired);
+}
+
+// Fencing: every fenced acquisition INCRs the key's counter in the acquiring script; a failed
+// attempt does not; the counter lives under "nativelock:fence:" + key and never expires.
+TEST_F(RedisLockTest, FencedAcquireCountsOnlyAcquisitions) {
+    EXPECT_EQ(fence_key("redislock:x"), "nativelock:fence:redislock:x");
+    EXPECT_EQ(try_acquire_fenced(*conn_, key_, "a", 20), 1);
+    EXPECT_EQ(try_acquire_fenced(*conn_, key_, "b", 20), 0);  // taken: no token
+    EXPECT_TRUE(is_held(*conn_, key_, "a"));
+    Reply ttl = conn_->command({"TTL", key_});
+    EXPECT_GE(reply_integer(ttl.get()), 19);
+    EXPECT_TRUE(release(*conn_, key_, "a"));
+    EXPECT_EQ(try_acquire_fenced(*conn_, key_, "b", 20), 2);
+    EXPECT_EQ(reply_string(conn_->command({"GET", fence_key(key_)}).get()), "2");
+    EXPECT_EQ(reply_integer(conn_->command({"PTTL", fence_key(key_)}).get()), -1);
+    // Unfenced acquisitions (original clients) leave the counter alone.
+    EXPECT_TRUE(release(*conn_, key_, "b"));
+    EXPECT_TRUE(try_acquire(*conn_, key_, "c", 20));
+    EXPECT_TRUE(release(*conn_, key_, "c"));
+    EXPECT_EQ(try_acquire_fenced(*conn_, key_, "d", 20), 3);
+}
+
+// A waiter that receives the key by hand-off gets a token greater than the releaser's, counted
+// when it claims the key; so does a waiter that takes a key freed without a hand-off.
+TEST_F(RedisLockTest, HandedOverKeyGetsAFreshGreaterToken) {
+    const long long first = try_acquire_fenced(*conn_, key_, "holder", 20);
+    ASSERT_GE(first, 1);
+    long long handed = 0;
+    WaitOutcome outcome = WaitOutcome::TimedOut;
+    std::thread waiter([&] {
+        Connection c(server());
+        outcome = acquire_waiting(c, server(), key_, "waiter", 20, Deadline::after(10), nullptr,
+                                  nullptr, &handed);
+    });
+    wait_for_queue(*conn_, key_, 1);
+    EXPECT_TRUE(release(*conn_, key_, "holder"));  // handed to "waiter"
+    waiter.join();
+    ASSERT_EQ(outcome, WaitOutcome::Acquired);
+    EXPECT_EQ(handed, first + 1);
+    EXPECT_TRUE(is_held(*conn_, key_, "waiter"));
+    // Freed by a plain DEL (an original client): the head takes it on its poll, fenced too.
+    long long polled = 0;
+    std::thread second([&] {
+        Connection c(server());
+        outcome = acquire_waiting(c, server(), key_, "second", 20, Deadline::after(10), nullptr,
+                                  nullptr, &polled);
+    });
+    wait_for_queue(*conn_, key_, 1);
+    conn_->command({"DEL", key_});
+    second.join();
+    ASSERT_EQ(outcome, WaitOutcome::Acquired);
+    EXPECT_EQ(polled, handed + 1);
+    // A wait that acquires at once counts as well.
+    EXPECT_TRUE(release(*conn_, key_, "second"));
+    long long direct = 0;
+    Connection c(server());
+    EXPECT_EQ(acquire_waiting(c, server(), key_, "third", 20, Deadline::after(1), nullptr, nullptr,
+                              &direct),
+              WaitOutcome::Acquired);
+    EXPECT_EQ(direct, polled + 1);
 }
 
 // One subscriber connection per process and server, kept across waits.

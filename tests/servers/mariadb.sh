@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # start | stop | restart | kill: a throwaway mariadbd in a temporary datadir on loopback, with
-# the test database, a user allowed to KILL other sessions, and the shared_locks table.
+# the test database, a user allowed to KILL other sessions, the shared_locks table and its
+# fencing counter table shared_locks_fences.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 dir="$NATIVELOCK_TEST_RUNDIR/mariadb"
@@ -41,6 +42,10 @@ CREATE TABLE IF NOT EXISTS \`$NATIVELOCK_MYSQL_DATABASE\`.\`shared_locks\` (
   \`ttl\` bigint(20) NOT NULL,
   \`lock_acquired\` tinyint(1) NOT NULL,
   UNIQUE KEY \`shared_locks_ix1\` (\`name\`)
+) ENGINE=MyISAM DEFAULT CHARSET=latin1;
+CREATE TABLE IF NOT EXISTS \`$NATIVELOCK_MYSQL_DATABASE\`.\`shared_locks_fences\` (
+  \`name\` varchar(64) NOT NULL PRIMARY KEY,
+  \`fence\` bigint unsigned NOT NULL
 ) ENGINE=MyISAM DEFAULT CHARSET=latin1;
 SQL
 }

@@ -9,9 +9,11 @@
 #include <cerrno>
 #include <utility>
 
+#include "common/error.hpp"
 #include "common/fd.hpp"
 #include "common/process.hpp"
 #include "common/random.hpp"
+#include "file/fence.hpp"
 #include "file/name.hpp"
 #include "file/release_waiter.hpp"
 #include "file/staleness.hpp"
@@ -337,9 +339,17 @@ void LockFile::abandon_wait() {
     if (queue_) queue_->leave();
 }
 
+long long LockFile::draw_fence() {
+    fence_ = 0;
+    if (!held_by_us()) throw ProtocolError("fencing token drawn for a lock not held: " + path_);
+    fence_ = advance_fence(fence_path(path_));
+    return fence_;
+}
+
 bool LockFile::release() {
     if (!held_) return false;
     held_ = false;
+    fence_ = 0;
     UniqueFd keep_inode = std::move(held_fd_);  // closed only after the unlink below
     // After fork the child inherits this object; only the process that linked may unlink.
     if (owner_pid_ != process::current_pid()) return false;
@@ -351,6 +361,7 @@ bool LockFile::release() {
 
 void LockFile::force_release() {
     held_ = false;
+    fence_ = 0;
     ::unlink(path_.c_str());
     held_fd_.reset();
 }

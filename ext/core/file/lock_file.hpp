@@ -63,6 +63,13 @@ class LockFile {
     // Whether this object holds the lock (and the calling process took it).
     bool held_by_us() const;
 
+    // Fencing: call right after an acquisition. Advances the counter file fence_path(path())
+    // (file/fence.hpp) while we hold the lock and keeps the token until release. Throws
+    // SystemError/ProtocolError (the lock stays held: the caller releases it).
+    long long draw_fence();
+    // The token of the acquisition we hold; 0 if none was drawn or the lock is not held.
+    long long fence() const { return held_by_us() ? fence_ : 0; }
+
     // Removes the lock file if it is still ours. Returns whether it was removed. In a process
     // other than the one that acquired (after fork) it only forgets the lock.
     bool release();
@@ -90,6 +97,7 @@ class LockFile {
     std::string path_;
     mutable int local_fs_ = -1;  // -1 unknown, else 0/1
     bool held_ = false;
+    long long fence_ = 0;
     pid_t owner_pid_ = 0;
     dev_t dev_ = 0;
     ino_t ino_ = 0;

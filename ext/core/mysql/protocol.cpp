@@ -62,7 +62,10 @@ std::size_t name_length(const std::string &name) {
 }
 
 Protocol::Protocol(Session &session, QuoteStyle style, std::string table)
-    : session_(session), style_(style), table_(std::move(table)) {
+    : session_(session),
+      style_(style),
+      table_(std::move(table)),
+      fences_table_(table_ + "_fences") {
     q_table_ = quote(table_);
     q_name_ = quote("name");
     q_created_ = quote("created");
@@ -373,6 +376,42 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             rowless = false;
             if (to_ll(row.value) < 0) return Queued::Fallback;
         }
+    }
+}
+
+std::string Protocol::create_fences_table_sql() const {
+    return "CREATE TABLE IF NOT EXISTS " + quote(fences_table_) + " (" + q_name_ +
+           " varchar(64) NOT NULL PRIMARY KEY, " + quote("fence") +
+           " bigint unsigned NOT NULL) ENGINE=MyISAM";
+}
+
+long long Protocol::draw_fence(const std::string &name) {
+    const std::string table = quote(fences_table_), fence = quote("fence");
+    try {
+        if (session_.exclusive()) {
+            // LAST_INSERT_ID(1) on the VALUES path too: a first INSERT does not set it otherwise.
+            Result r = run("INSERT INTO " + table + " (" + q_name_ + ", " + fence +
+                               ") VALUES (?, LAST_INSERT_ID(1)) ON DUPLICATE KEY UPDATE " + fence +
+                               " = LAST_INSERT_ID(" + fence + " + 1)",
+                           {Param::str(name)});
+            if (r.insert_id == 0)
+                throw FencingUnavailable("Fencing counter " + fences_table_ +
+                                         " returned no token for lock \"" + name + "\"");
+            return static_cast<long long>(r.insert_id);
+        }
+        run("INSERT INTO " + table + " (" + q_name_ + ", " + fence +
+                ") VALUES (?, 1) ON DUPLICATE KEY UPDATE " + fence + " = " + fence + " + 1",
+            {Param::str(name)});
+        Result r = run("SELECT " + fence + " FROM " + table + " WHERE " + q_name_ + " = ?",
+                       {Param::str(name)});
+        const long long token = r.value ? to_ll(r.value) : 0;
+        if (token <= 0)
+            throw FencingUnavailable("Fencing counter " + fences_table_ +
+                                     " returned no token for lock \"" + name + "\"");
+        return token;
+    } catch (const SqlError &e) {
+        throw FencingUnavailable("Fencing counter table " + fences_table_ +
+                                 " is missing or unusable (" + e.what() + ")");
     }
 }
 

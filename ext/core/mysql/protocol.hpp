@@ -38,6 +38,14 @@ class TableRepairFailed : public Error {
     using Error::Error;
 };
 
+// The fencing counter table is missing or refuses the statement (message names it and the
+// server's error). The lock itself was taken: the caller releases it. An AcquireFailed: the
+// acquisition fails as a whole (SharedLockAcquireException, Nativelock\LockException).
+class FencingUnavailable : public AcquireFailed {
+  public:
+    using AcquireFailed::AcquireFailed;
+};
+
 // TTLs and minimum TTLs are clamped to this many seconds (~31 years): no practical limit, and
 // created + ttl stays far inside MySQL's BIGINT (a larger value would overflow there or, through
 // a double-to-integer conversion, wrap into an already expired lock).
@@ -75,6 +83,20 @@ class Protocol {
     std::optional<long long> remaining_seconds(const std::string &name);
     void repair_table();
 
+    // Fencing: the next token of `name`, drawn from the counter table fences_table() while this
+    // session holds the lock (call right after lock()), so a later holder, which needs GET_LOCK
+    // and so this session's end or release first, draws a greater one. On an exclusive session
+    // one statement (the new value arrives as the OK packet's insert id, via
+    // LAST_INSERT_ID(expr)); on a shared one (PDO) an INSERT … ON DUPLICATE KEY UPDATE and a
+    // SELECT, leaving the application's LAST_INSERT_ID() alone. Throws FencingUnavailable (with
+    // the server's message) when the table is missing or unusable.
+    long long draw_fence(const std::string &name);
+    // "<table>_fences": name varchar(64) PRIMARY KEY, fence bigint unsigned (MyISAM, like the
+    // lock table: a rolled-back transaction must never take an increment back).
+    const std::string &fences_table() const { return fences_table_; }
+    // The CREATE TABLE statement of the counter table (README, test servers).
+    std::string create_fences_table_sql() const;
+
     std::string quote(const std::string &identifier) const;
 
     // Statistics for tests: statements sent by this protocol object.
@@ -99,6 +121,7 @@ class Protocol {
     Session &session_;
     QuoteStyle style_;
     std::string table_;
+    std::string fences_table_;
     std::string q_table_, q_name_, q_created_, q_ttl_, q_conn_, q_acquired_;
     unsigned statements_ = 0;
 };

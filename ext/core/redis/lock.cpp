@@ -48,10 +48,11 @@ const Script kReleaseScript = {NL_QUEUE_LUA
                                "return 1",
                                "909b1ce223433dc09e8a2ca9df4109d0114d1f45"};
 
-// KEYS=key,queue,alive ARGV=value,ttl s,member,lease ms,ticket ("" at first),claim ms.
-// → {1} acquired (the key was free and nobody queued ahead, or it was handed to us: claimed
-// with our TTL); → {0, pttl, ticket, place}: queued (placed or renewed; place 0 is the head). A
-// free key with a live queue ahead of us is handed to the queue's head.
+// KEYS=key,queue,alive,fence ARGV=value,ttl s,member,lease ms,ticket ("" at first),claim ms,
+// fencing ("1"/"0"). → {1} (fencing: {1, token}) acquired (the key was free and nobody queued
+// ahead, or it was handed to us: claimed with our TTL); → {0, pttl, ticket, place}: queued (placed
+// or renewed; place 0 is the head). A free key with a live queue ahead of us is handed to the
+// queue's head.
 const Script kQueuedAcquireScript = {
     NL_QUEUE_LUA
     "local t, now = prune() "
@@ -70,6 +71,7 @@ const Script kQueuedAcquireScript = {
     "end "
     "if ours then "
     "redis.call(\"zrem\",KEYS[2],ARGV[3]) redis.call(\"zrem\",KEYS[3],ARGV[3]) "
+    "if ARGV[7] == \"1\" then return {1, redis.call(\"incr\",KEYS[4])} end "
     "return {1} "
     "end "
     "local ticket = ARGV[5] "
@@ -81,16 +83,19 @@ const Script kQueuedAcquireScript = {
     "redis.call(\"pexpire\",KEYS[2],4 * tonumber(ARGV[4])) "
     "redis.call(\"pexpire\",KEYS[3],4 * tonumber(ARGV[4])) "
     "return {0, redis.call(\"pttl\",KEYS[1]), ticket, redis.call(\"zrank\",KEYS[2],ARGV[3])}",
-    "80ec3acba0269a3c8787da1673c9e3a36b5e7cff"};
+    "cdb7cdfe215acac2730b7bad7717c72b834417f5"};
 
-// KEYS=key,queue,alive ARGV=value,member,ttl s,mode,claim ms: leaves the queue. A key handed to
-// us meanwhile is kept ("keep": claimed with our TTL, → 1) or passed on in the same script
+// KEYS=key,queue,alive,fence ARGV=value,member,ttl s,mode,claim ms,fencing: leaves the queue. A
+// key handed to us meanwhile is kept ("keep": claimed with our TTL, → 1, fencing: → its token) or
+// passed on in the same script
 // ("pass": to the next live waiter, else deleted, → 2); → 0 if it was not ours.
 const Script kLeaveQueueScript = {
     NL_QUEUE_LUA
     "redis.call(\"zrem\",KEYS[2],ARGV[2]) redis.call(\"zrem\",KEYS[3],ARGV[2]) "
     "if redis.call(\"get\",KEYS[1]) ~= ARGV[1] then return 0 end "
-    "if ARGV[4] == \"keep\" then redis.call(\"expire\",KEYS[1],ARGV[3]) return 1 end "
+    "if ARGV[4] == \"keep\" then redis.call(\"expire\",KEYS[1],ARGV[3]) "
+    "if ARGV[6] == \"1\" then return redis.call(\"incr\",KEYS[4]) end "
+    "return 1 end "
     "if redis.call(\"zcard\",KEYS[2]) > 0 then "
     "prune() "
     "local head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
@@ -101,9 +106,15 @@ const Script kLeaveQueueScript = {
     "end "
     "redis.call(\"del\",KEYS[1]) "
     "return 2",
-    "0e7a16d35f1a38057cfc16bd41622a63f6956e54"};
+    "bfed06780f060640faa96e97130114bf558326ce"};
 
 #undef NL_QUEUE_LUA
+
+const Script kFencedAcquireScript = {
+    "if redis.call(\"set\",KEYS[1],ARGV[1],\"nx\",\"ex\",ARGV[2]) then "
+    "return redis.call(\"incr\",KEYS[2]) end "
+    "return 0",
+    "25391a7234728f318ff2e315dfdb7703d417c4b5"};
 
 const Script kRefreshScript = {
     "if redis.call(\"get\",KEYS[1]) == ARGV[1] then return redis.call(\"pexpire\",KEYS[1],ARGV[2]) "
@@ -134,7 +145,14 @@ bool is_message(const redisReply *r) {
 namespace {
 constexpr std::string_view kQueuePrefix = "nativelock:queue:";
 constexpr std::string_view kAlivePrefix = "nativelock:alive:";
+constexpr std::string_view kFencePrefix = "nativelock:fence:";
 }  // namespace
+
+std::string fence_key(std::string_view key) {
+    std::string k(kFencePrefix);
+    k.append(key.data(), key.size());
+    return k;
+}
 
 std::string queue_key(std::string_view key) {
     std::string k(kQueuePrefix);
@@ -190,6 +208,17 @@ bool try_acquire(Connection &conn, std::string_view key, std::string_view value,
     if (reply_is_nil(r.get())) return false;
     if (reply_is_error(r.get())) server_error(conn, "SET NX EX", r.get());
     throw ProtocolError("Redis at " + conn.params().describe() + ": unexpected reply to SET NX EX");
+}
+
+long long try_acquire_fenced(Connection &conn, std::string_view key, std::string_view value,
+                             long long ttl_seconds) {
+    const std::string ttl = std::to_string(ttl_seconds);
+    const std::string fence = fence_key(key);
+    Reply r = run_script(conn, kFencedAcquireScript, {key, std::string_view(fence)}, {value, ttl});
+    if (!reply_is_integer(r.get()))
+        throw ProtocolError("Redis at " + conn.params().describe() +
+                            ": unexpected reply to the fenced acquire script");
+    return reply_integer(r.get());
 }
 
 bool release(Connection &conn, std::string_view key, std::string_view value) {
@@ -360,22 +389,26 @@ WakeWait WakeChannel::sleep(Subscriber *sub, std::string_view value, int wait_ms
 }
 
 AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::string value,
-                         long long ttl_seconds, SubscriberPool *subscribers)
-    : key_(std::move(key)),
+                         long long ttl_seconds, SubscriberPool *subscribers, bool fencing)
+    : fencing_(fencing),
+      key_(std::move(key)),
       value_(std::move(value)),
       ttl_seconds_(ttl_seconds),
       ttl_(std::to_string(ttl_seconds)),
       queue_(queue_key(key_)),
       alive_(alive_key(key_)),
+      fence_(fence_key(key_)),
       wake_(params, subscribers) {}
 
 bool AcquireWait::leave_queue_keeping(Connection &conn) {
     if (!queued_) return false;
     const std::string claim = std::to_string(kClaimWindowMs);
-    Reply r = run_script(conn, kLeaveQueueScript, {key_, queue_, alive_},
-                         {value_, member_, ttl_, "keep", claim});
+    Reply r = run_script(conn, kLeaveQueueScript, {key_, queue_, alive_, fence_},
+                         {value_, member_, ttl_, "keep", claim, fencing_ ? "1" : "0"});
     queued_ = false;
-    return reply_integer(r.get()) == 1;
+    const long long got = reply_integer(r.get());
+    if (got >= 1 && fencing_) token_ = got;
+    return fencing_ ? got >= 1 : got == 1;
 }
 
 void AcquireWait::leave_queue(Connection &conn) {
@@ -383,8 +416,8 @@ void AcquireWait::leave_queue(Connection &conn) {
     // A key handed to us meanwhile goes on to the next waiter in the same script: it is never
     // left claimed by a wait that gave up.
     const std::string claim = std::to_string(kClaimWindowMs);
-    run_script(conn, kLeaveQueueScript, {key_, queue_, alive_},
-               {value_, member_, ttl_, "pass", claim});
+    run_script(conn, kLeaveQueueScript, {key_, queue_, alive_, fence_},
+               {value_, member_, ttl_, "pass", claim, "0"});
     queued_ = false;
 }
 
@@ -395,7 +428,12 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
     if (!first_attempt_done_) {
         first_attempt_done_ = true;
         ++st.attempts;
-        if (try_acquire(conn, key_, value_, ttl_seconds_)) return WaitOutcome::Acquired;
+        if (fencing_) {
+            token_ = try_acquire_fenced(conn, key_, value_, ttl_seconds_);
+            if (token_ > 0) return WaitOutcome::Acquired;
+        } else if (try_acquire(conn, key_, value_, ttl_seconds_)) {
+            return WaitOutcome::Acquired;
+        }
         if (deadline.expired()) return WaitOutcome::TimedOut;
     }
     const std::string lease = std::to_string(kWaiterLeaseMs);
@@ -414,10 +452,16 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
         member_ = std::move(member);
 
         ++st.attempts;
-        Reply r = run_script(conn, kQueuedAcquireScript, {key_, queue_, alive_},
-                             {value_, ttl_, member_, lease, ticket_, claim});
+        Reply r = run_script(conn, kQueuedAcquireScript, {key_, queue_, alive_, fence_},
+                             {value_, ttl_, member_, lease, ticket_, claim, fencing_ ? "1" : "0"});
         if (reply_elements(r.get()) >= 1 && reply_integer(reply_element(r.get(), 0)) == 1) {
             queued_ = false;
+            if (fencing_) {
+                if (reply_elements(r.get()) < 2 || !reply_is_integer(reply_element(r.get(), 1)))
+                    throw ProtocolError("Redis at " + conn.params().describe() +
+                                        ": no fencing token in the acquire script's reply");
+                token_ = reply_integer(reply_element(r.get(), 1));
+            }
             return WaitOutcome::Acquired;
         }
         queued_ = true;
@@ -443,9 +487,12 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
 
 WaitOutcome acquire_waiting(Connection &conn, const ConnectionParams &params, std::string_view key,
                             std::string_view value, long long ttl_seconds, const Deadline &deadline,
-                            const std::function<bool()> &interrupted, WaitStats *stats) {
-    AcquireWait wait(params, std::string(key), std::string(value), ttl_seconds);
+                            const std::function<bool()> &interrupted, WaitStats *stats,
+                            long long *token) {
+    AcquireWait wait(params, std::string(key), std::string(value), ttl_seconds, nullptr,
+                     token != nullptr);
     WaitOutcome outcome = wait.wait(conn, deadline, interrupted, stats);
+    if (token) *token = outcome == WaitOutcome::Acquired ? wait.token() : 0;
     if (outcome == WaitOutcome::Interrupted) wait.leave_queue(conn);
     return outcome;
 }

@@ -31,6 +31,11 @@ namespace nativelock::redis {
 // The waiters' queue and their leases, beside the lock's key.
 std::string queue_key(std::string_view key);
 std::string alive_key(std::string_view key);
+// The fencing counter of a key: "nativelock:fence:" + key, an integer INCRemented by every
+// fenced acquisition (in the same script as the acquisition, so no later acquisition can get a
+// smaller token). It never expires. The prefix is that of the queue keys, which no lock key of
+// the original classes ("redislock:…") can be.
+std::string fence_key(std::string_view key);
 
 // How long a handed-over key waits for its new holder to claim it, and how long a waiter's
 // place in the queue lasts without a renewal (every poll renews it).
@@ -48,6 +53,7 @@ extern const Script kReleaseScript;  // KEYS=key,queue,alive ARGV=value,claim ms
 extern const Script kQueuedAcquireScript;  // see AcquireWait
 extern const Script kLeaveQueueScript;     // see AcquireWait::leave_queue
 extern const Script kRefreshScript;        // KEYS[1]=key ARGV[1]=value ARGV[2]=ttl ms → 1/0
+extern const Script kFencedAcquireScript;  // KEYS=key,fence ARGV=value,ttl s → token or 0
 extern const Script kLifetimeScript;  // KEYS[1]=key ARGV[1]=value → pttl ms, or -3 if not ours
 
 // Runs a script by digest, loading it with EVAL if the server does not know it. Server
@@ -61,6 +67,10 @@ Reply run_script(Connection &conn, const Script &script,
 // One SET NX EX attempt. Throws ProtocolError on a server error (e.g. invalid expire time).
 bool try_acquire(Connection &conn, std::string_view key, std::string_view value,
                  long long ttl_seconds);
+// The same (SET NX EX, in a script) and, if it took the key, INCR fence_key(key) in the same
+// script: returns the new fencing token (>= 1), or 0 if the key was taken.
+long long try_acquire_fenced(Connection &conn, std::string_view key, std::string_view value,
+                             long long ttl_seconds);
 
 // Deletes the key if its value is still `value`, or hands it to the head of its queue.
 bool release(Connection &conn, std::string_view key, std::string_view value);
@@ -178,8 +188,14 @@ class WakeChannel {
 class AcquireWait {
   public:
     // `subscribers` may be null (a pool of this wait's own).
+    // `fencing`: every way of acquiring (the first SET NX, the queued script, the claim of a key
+    // handed over, the claim when leaving the queue) also INCRs fence_key(key) in the same
+    // script; token() is then the acquisition's fencing token.
     AcquireWait(const ConnectionParams &params, std::string key, std::string value,
-                long long ttl_seconds, SubscriberPool *subscribers = nullptr);
+                long long ttl_seconds, SubscriberPool *subscribers = nullptr, bool fencing = false);
+
+    // The fencing token of the acquisition (0 without fencing or before it acquired).
+    long long token() const { return token_; }
 
     // `conn` is the command connection; it may differ between calls (fetch it again from the
     // pool after running user code).
@@ -194,12 +210,15 @@ class AcquireWait {
     // Leaves the queue; true if the key was handed to us meanwhile (then it is claimed).
     bool leave_queue_keeping(Connection &conn);
 
+    bool fencing_;
+    long long token_ = 0;
     std::string key_;
     std::string value_;
     long long ttl_seconds_;
     std::string ttl_;
     std::string queue_;
     std::string alive_;
+    std::string fence_;
     WakeChannel wake_;
     std::string member_;  // "<ttl>|<wake channel>|<value>": what a release needs to hand over
     std::string ticket_;  // our place: arrival time on the server's clock, kept across polls
@@ -211,6 +230,7 @@ class AcquireWait {
 // the queue unless it acquired.
 WaitOutcome acquire_waiting(Connection &conn, const ConnectionParams &params, std::string_view key,
                             std::string_view value, long long ttl_seconds, const Deadline &deadline,
-                            const std::function<bool()> &interrupted, WaitStats *stats = nullptr);
+                            const std::function<bool()> &interrupted, WaitStats *stats = nullptr,
+                            long long *token = nullptr);
 
 }  // namespace nativelock::redis

@@ -39,6 +39,7 @@ public static releaseAllCurrentlyHeldLocks()
 public refresh(?int $ttl = NULL): bool
 public getRemainingLifetime(): ?float
 public isAcquired(): bool
+public getFencingToken(): int
 protected static $redis
 protected $name
 protected $value
