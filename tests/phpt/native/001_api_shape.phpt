@@ -51,6 +51,7 @@ final Nativelock\Lock extends -
   getKey(): string
   getToken(): string
   isShared(): bool
+  getFencingToken(): int
   getBackend(): Nativelock\Backend
 Exception
 Error
