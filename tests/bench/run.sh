@@ -9,10 +9,11 @@
 #   tests/bench/run.sh --quick    shorter counts, writes to /tmp/nativelock-bench-quick/ only
 #   tests/bench/run.sh --smoke    seconds: file backends only, no servers, no php-fpm; checks
 #                                 that the harness works
-#   --only=cycle,handoff,contention,fpm,hot,bridge,memory,core   a subset;  --out=DIR   another output dir
+#   --only=cycle,handoff,contention,fpm,hot,bridge,fencing,memory,core   a subset;  --out=DIR   another output dir
 #   (hot: issue 14's hot lock, nginx -> php-fpm x 24 <- wrk -c24, tests/bench/hot_lock.php;
 #   needs nginx and wrk: apt-get install -y nginx-light wrk; bridge: the framework bridge against
-#   the stock Symfony/Laravel stores, tests/bench/bridge.php, written to bridge.txt)
+#   the stock Symfony/Laravel stores, tests/bench/bridge.php, written to bridge.txt; fencing: the
+#   uncontended cycle with nativelock.fencing off and on, tests/bench/fencing.php, fencing.txt)
 #
 # Ports (override with NATIVELOCK_BENCH_REDIS_PORT / _MYSQL_PORT / _FPM_PORT) are not the test
 # suite's, so a benchmark never touches the servers of a test run.
@@ -115,6 +116,14 @@ if want bridge && [ "$level" != smoke ]; then
         log "bridge: a target missed, see $out/bridge.txt"
 fi
 
+if want fencing && [ "$level" != smoke ]; then
+    log "fencing tokens: cycle cost off and on ($level)"
+    fencing_args=(--lockdir="$work/locks/fencing")
+    [ "$level" = quick ] && fencing_args+=(--quick)
+    php -d extension="$NATIVELOCK_MODULE" tests/bench/fencing.php "${fencing_args[@]}" >"$out/fencing.txt" ||
+        log "fencing: the bench failed, see $out/fencing.txt"
+fi
+
 core_json=-
 if [ -n "$core_bench" ]; then
     log "core micro-benchmarks"
@@ -137,3 +146,4 @@ if [ "$out" = "$root/tests/bench/results" ]; then
 fi
 cat "$out/results.md"
 if [ -f "$out/bridge.txt" ]; then cat "$out/bridge.txt"; fi
+if [ -f "$out/fencing.txt" ]; then cat "$out/fencing.txt"; fi
