@@ -152,6 +152,19 @@ TEST_F(FileFenceTest, LockFileDrawsATokenOnlyWhileHeldAndForgetsItOnRelease) {
     EXPECT_EQ(lock.fence(), 0);
 }
 
+// A holder whose lock was broken and re-taken (another inode at the path) draws no token: the new
+// holder's draw could equal it.
+TEST_F(FileFenceTest, HolderWhoseLockWasReplacedDrawsNoToken) {
+    LockFile lock(path_);
+    ASSERT_EQ(lock.try_acquire(test_support::own_record("fenced lock")), Status::Acquired);
+    ASSERT_EQ(::unlink(path_.c_str()), 0);
+    write(path_, test_support::own_record("fenced lock"));
+    EXPECT_THROW(lock.draw_fence(), ProtocolError);
+    EXPECT_EQ(lock.fence(), 0);
+    EXPECT_FALSE(lock.release());  // not ours: the other holder's file stays
+    EXPECT_EQ(::access(path_.c_str(), F_OK), 0);
+}
+
 // Forked holders, one after the other through the lock, some killed while holding: every token
 // handed out is unique and they increase in the order the holders held the lock.
 TEST_F(FileFenceTest, TokensIncreaseAcrossProcessesAndKilledHolders) {

@@ -107,6 +107,13 @@ long long advance_fence(const std::string &counter_path) {
     // close() reports a failed write-back on NFS.
     if (::fsync(fd.get()) != 0) fail("cannot fsync", errno);
     if (::close(fd.release()) != 0) fail("cannot close", errno);
+    // A holder whose lock was broken while it drew may meet a counter another holder advanced:
+    // never move it back (a later acquisition would repeat a token). The remaining window, a
+    // pause between this read and the rename, is the documented limit of a counter file.
+    if (read_fence(counter_path) != current) {
+        ::unlink(temp.c_str());
+        throw ProtocolError("fencing counter " + counter_path + " moved while drawing");
+    }
     if (::rename(temp.c_str(), counter_path.c_str()) != 0) fail("cannot rename", errno);
     // The rename itself durable: a token handed out is never handed out again after a crash.
     UniqueFd dir(::open(directory_of(counter_path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));

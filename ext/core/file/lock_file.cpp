@@ -342,7 +342,12 @@ void LockFile::abandon_wait() {
 long long LockFile::draw_fence() {
     fence_ = 0;
     if (!held_by_us()) throw ProtocolError("fencing token drawn for a lock not held: " + path_);
-    fence_ = advance_fence(fence_path(path_));
+    const long long drawn = advance_fence(fence_path(path_));
+    // Broken and re-taken while we drew: the new holder's token may equal ours; ours is void.
+    struct stat st;
+    if (::lstat(path_.c_str(), &st) != 0 || st.st_dev != dev_ || st.st_ino != ino_)
+        throw ProtocolError("lock lost while drawing its fencing token: " + path_);
+    fence_ = drawn;
     return fence_;
 }
 

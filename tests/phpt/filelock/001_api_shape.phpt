@@ -32,6 +32,7 @@ public try_lock()
 public lock(?float $timeout = NULL)
 public unlock(mixed $force = false)
 public bake_data()
+public getFencingToken()
 bool(true)
 bool(true)
 string(9) "/var/tmp/"
