@@ -152,8 +152,27 @@ namespace Nativelock {
         /** Whether this token holds the lock now (asks the backend). */
         public function isHeld(): bool {}
 
-        /** Whether this object took the lock and has not released it (no round trip). */
+        /**
+         * Whether this object took the lock and has not released it (no round trip); false once
+         * its auto-renewal found it expired or taken.
+         */
         public function isAcquired(): bool {}
+
+        /**
+         * Keeps the lock alive while this object holds it (Redis and MySQL backends): the
+         * extension's renewer thread extends it to its TTL every third of it, on a connection of
+         * its own, until release(), detach(), the end of the request or of the process. A process
+         * that is killed or frozen stops renewing, so its lock expires at its TTL. If a renewal
+         * finds the lock expired or taken, it is lost: isAcquired() says false at once and
+         * release() returns false. Without a call, acquire() follows the INI setting
+         * nativelock.auto_renew (off by default). Called while the lock is held, it starts or
+         * stops the renewal at once. A lock without TTL needs no renewal.
+         * @throws NotSupportedException to turn it on for a FileBackend lock (files have no TTL)
+         */
+        public function setAutoRenew(bool $enabled = true): static {}
+
+        /** Whether this object holds the lock and its renewal is running. */
+        public function isAutoRenewed(): bool {}
 
         /** Seconds until the lock expires; null if it has no expiry; 0.0 if it is not held. */
         public function getRemainingLifetime(): ?float {}

@@ -154,6 +154,22 @@ class RedisLock
     public function isAcquired(): bool {}
 
     /**
+     * Extension addition: keeps this lock alive while it is held. The extension's renewer thread
+     * extends the key to its full timeout every third of it, on a connection of its own, until
+     * release(), the end of the request or the end of the process. A process that is killed or
+     * frozen stops renewing, so its lock expires at its timeout. If a renewal finds the key gone
+     * or taken, the lock is lost: isAcquired() says false at once, and release() throws
+     * RedisLockFailException. Without a call, lock() follows the INI setting
+     * nativelock.auto_renew (off by default). Called while the lock is held, it starts or stops
+     * the renewal at once.
+     * @return static
+     */
+    public function setAutoRenew(bool $enabled = true): static {}
+
+    /** Extension addition: whether this object holds the lock and its renewal is running. */
+    public function isAutoRenewed(): bool {}
+
+    /**
      * The fencing token of the acquisition this object holds: greater than the token of every
      * earlier fenced acquisition of the same key, by any process on any host. Drawn only when
      * the INI setting nativelock.fencing is on (a counter "nativelock:fence:" . key() on the

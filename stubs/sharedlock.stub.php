@@ -165,6 +165,22 @@ namespace ItsMieger\MySqlSharedLocks {
         public function assertTTL($minRemainingTTL = 1) {}
 
         /**
+         * Extension addition: keeps this lock alive while it is held (native driver only). The
+         * extension's renewer thread sets the lock's row to its full TTL every third of it, from a
+         * session of its own, while the session that holds the lock still holds GET_LOCK, until
+         * release, the end of the request or the end of the process. A process that is killed or
+         * frozen stops renewing, so its lock can be taken at its TTL. If a renewal finds the lock
+         * taken or gone, the lock is lost: assertTTL() throws SharedLockRemainingTTLException at
+         * once and release() throws SharedLockReleaseException. With the INI setting
+         * nativelock.auto_renew on, every lock taken on the native driver is renewed from the
+         * start. setAutoRenew(false) stops the renewal.
+         * @throws Exception\SharedLockException if this request does not hold the lock, or it was
+         *         taken through a PDO
+         * @return static
+         */
+        public function setAutoRenew(bool $enabled = true): static {}
+
+        /**
          * Extension addition: the fencing token of the acquisition of this lock that this
          * request holds: greater than the token of every earlier fenced acquisition of the same
          * name, by any session. Drawn only when the INI setting nativelock.fencing is on, from

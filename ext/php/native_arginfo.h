@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 20a889424483f8b002ed7890797f50e0e02b6416 */
+ * Stub hash: 2022c60148e4273937d5e07c240df719514b0554 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Nativelock_Backend_getName, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
@@ -59,6 +59,12 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Nativelock_Lock_isAcquired arginfo_class_Nativelock_Backend_supportsShared
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Nativelock_Lock_setAutoRenew, 0, 0, IS_STATIC, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, enabled, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Nativelock_Lock_isAutoRenewed arginfo_class_Nativelock_Backend_supportsShared
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Nativelock_Lock_getRemainingLifetime, 0, 0, IS_DOUBLE, 1)
 ZEND_END_ARG_INFO()
 
@@ -94,6 +100,8 @@ ZEND_METHOD(Nativelock_Lock, refresh);
 ZEND_METHOD(Nativelock_Lock, release);
 ZEND_METHOD(Nativelock_Lock, isHeld);
 ZEND_METHOD(Nativelock_Lock, isAcquired);
+ZEND_METHOD(Nativelock_Lock, setAutoRenew);
+ZEND_METHOD(Nativelock_Lock, isAutoRenewed);
 ZEND_METHOD(Nativelock_Lock, getRemainingLifetime);
 ZEND_METHOD(Nativelock_Lock, detach);
 ZEND_METHOD(Nativelock_Lock, getKey);
@@ -150,6 +158,8 @@ static const zend_function_entry class_Nativelock_Lock_methods[] = {
 	ZEND_ME(Nativelock_Lock, release, arginfo_class_Nativelock_Lock_release, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_Lock, isHeld, arginfo_class_Nativelock_Lock_isHeld, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_Lock, isAcquired, arginfo_class_Nativelock_Lock_isAcquired, ZEND_ACC_PUBLIC)
+	ZEND_ME(Nativelock_Lock, setAutoRenew, arginfo_class_Nativelock_Lock_setAutoRenew, ZEND_ACC_PUBLIC)
+	ZEND_ME(Nativelock_Lock, isAutoRenewed, arginfo_class_Nativelock_Lock_isAutoRenewed, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_Lock, getRemainingLifetime, arginfo_class_Nativelock_Lock_getRemainingLifetime, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_Lock, detach, arginfo_class_Nativelock_Lock_detach, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_Lock, getKey, arginfo_class_Nativelock_Lock_getKey, ZEND_ACC_PUBLIC)

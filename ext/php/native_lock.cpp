@@ -32,13 +32,16 @@ extern "C" {
 #include "common/deadline.hpp"
 #include "common/process.hpp"
 #include "common/random.hpp"
+#include "common/renewer.hpp"
 #include "file/lock_file.hpp"
 #include "file/name.hpp"
 #include "file/record.hpp"
 #include "interrupts.h"
 #include "mysql/protocol.hpp"
+#include "mysql/renewal.hpp"
 #include "native_object.h"
 #include "redis/lock.hpp"
+#include "redis/renewal.hpp"
 #include "redislock_object.h"
 #include "request_registry.h"
 #include "redis/symfony_format.hpp"
@@ -89,6 +92,12 @@ struct LockState {
     std::shared_ptr<PooledSession> mysql;  // MysqlBackend: the session that holds it
     std::uint64_t mysql_generation = 0;    // … and its server session then
     redis::Pool::Pin connection_in_use;    // Redis: the pooled connection stays open while held
+    // setAutoRenew(): this lock's choice; nothing follows nativelock.auto_renew at acquire().
+    std::optional<bool> auto_renew;
+    // The TTL of the acquisition (none: no expiry), which the renewal extends to.
+    std::optional<double> ttl;
+    // While held and auto-renewed (Redis, MySQL): the renewer thread's lease.
+    renew::Lease lease;
     RegistryEntry entry;
 };
 using LockObject = NativeObject<LockState>;
@@ -129,6 +138,7 @@ void untrack(zend_object *object) {
 }
 
 void mark_not_held(LockState &state) noexcept {
+    state.lease.reset();
     if (state.mysql) {
         state.mysql->held.erase(state.key);
         state.mysql.reset();
@@ -199,6 +209,47 @@ long long redis_ttl_seconds(std::optional<double> ttl) {
 long long ttl_ms(std::optional<double> ttl) {
     if (!ttl || *ttl >= kNoLimitSeconds) return static_cast<long long>(kNoLimitSeconds) * 1000;
     return std::max(1LL, static_cast<long long>(std::ceil(*ttl * 1000)));
+}
+
+// Whether this backend's locks can be auto-renewed (files have no TTL to renew).
+bool renewable(BackendKind kind) {
+    return kind == BackendKind::RedisPlain || kind == BackendKind::RedisSymfony ||
+           kind == BackendKind::Mysql;
+}
+
+// Starts the renewer's lease on a lock this process holds (re)starting it with the current
+// TTL; no-op for a lock without expiry. Throws if the thread cannot be started.
+void start_renewal(LockState &state) {
+    state.lease.reset();
+    if (!state.held || state.held_pid != process::current_pid() || !renewable(state.config.kind))
+        return;
+    if (!state.ttl || *state.ttl >= kNoLimitSeconds) return;
+    const long long ms = ttl_ms(state.ttl);
+    std::unique_ptr<renew::Renewal> renewal;
+    switch (state.config.kind) {
+        case BackendKind::RedisPlain:
+            renewal = redis::make_renewal(*state.config.redis, state.key, state.token, ms);
+            break;
+        case BackendKind::RedisSymfony:
+            renewal = redis::make_renewal(
+                *state.config.redis,
+                [key = state.key, token = state.token, ms](redis::Connection &c) {
+                    return redis::symfony::put_off_expiration(c, key, token, ms);
+                });
+            break;
+        case BackendKind::Mysql:
+            if (!mysql_session_intact(state)) return;
+            // Judged by the holding session's connection id, unique while that session lives
+            // (the renewal also needs it to hold GET_LOCK).
+            renewal = mysql::make_renewal(
+                *state.config.mysql, mysql::QuoteStyle::Default, state.config.table, state.key,
+                state.mysql->session.connection_id(), mysql_ttl_seconds(state.ttl));
+            break;
+        default:
+            return;
+    }
+    state.lease =
+        renew::Renewer::instance().start(std::move(renewal), std::chrono::milliseconds(ms));
 }
 
 // Releases on the backend if this process holds the lock. Throws on backend errors.
@@ -561,6 +612,20 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         state->held = true;
         state->shared = shared;
         state->held_pid = process::current_pid();
+        state->ttl = ttl;
+        if (renewable(state->config.kind) && state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
+            try {
+                start_renewal(*state);
+            } catch (...) {
+                // No renewer thread: the lock is given back, not held unrenewed.
+                try {
+                    release_on_backend(*state);
+                } catch (...) {
+                }
+                mark_not_held(*state);
+                throw;
+            }
+        }
         return Outcome::Acquired;
     } catch (...) {
         capture_current_exception(error);
@@ -674,8 +739,12 @@ ZEND_METHOD(Nativelock_Lock, acquire) {
         state->token_pid = process::current_pid();
     }
     if (held_here(*state) && state->shared == shared) {
-        // Taken again by its holder: the new TTL (files: nothing to do).
-        if (refresh_on_backend(*state, ttl)) RETURN_TRUE;
+        // Taken again by its holder: the new TTL (files: nothing to do), which a renewal keeps.
+        if (!state->lease.lost() && refresh_on_backend(*state, ttl)) {
+            state->ttl = ttl;
+            if (state->lease.active()) start_renewal(*state);
+            RETURN_TRUE;
+        }
         mark_not_held(*state);
     }
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::acquire()")
@@ -744,8 +813,11 @@ ZEND_METHOD(Nativelock_Lock, release) {
         RETURN_THROWS();
     }
     bool released = false;
+    // A lock its auto-renewal found expired or taken: release() says false (after giving back
+    // whatever is still ours).
+    const bool lost = state->lease.lost();
     NL_TRY
-    released = release_on_backend(*state);
+    released = release_on_backend(*state) && !lost;
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::release()")
     mark_not_held(*state);
     untrack(object);
@@ -789,14 +861,48 @@ ZEND_METHOD(Nativelock_Lock, isAcquired) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    RETURN_BOOL(held_here(*state));
+    RETURN_BOOL(held_here(*state) && !state->lease.lost());
+}
+
+ZEND_METHOD(Nativelock_Lock, setAutoRenew) {
+    bool enabled = true;
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_BOOL(enabled)
+    ZEND_PARSE_PARAMETERS_END();
+    zend_object *object = Z_OBJ_P(ZEND_THIS);
+    LockState *state = constructed(object);
+    if (!state) RETURN_THROWS();
+    if (enabled && !renewable(state->config.kind)) {
+        zend_throw_exception_ex(not_supported_exception_ce, 0,
+                                "Nativelock\\Lock::setAutoRenew(): locks of this backend have no "
+                                "TTL to renew");
+        RETURN_THROWS();
+    }
+    state->auto_renew = enabled;
+    if (!enabled) {
+        state->lease.reset();
+    } else if (held_here(*state) && !state->lease.active()) {
+        NL_TRY
+        start_renewal(*state);
+        NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::setAutoRenew()")
+    }
+    RETURN_OBJ_COPY(object);
+}
+
+ZEND_METHOD(Nativelock_Lock, isAutoRenewed) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    RETURN_BOOL(held_here(*state) && state->lease.active() && !state->lease.lost());
 }
 
 ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state))) {
+    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state)) ||
+        state->lease.lost()) {
         RETURN_DOUBLE(0.0);
     }
     std::optional<long long> ms;
@@ -839,6 +945,10 @@ ZEND_METHOD(Nativelock_Lock, detach) {
     LockState *state = constructed(object);
     if (!state) RETURN_THROWS();
     state->detached = true;
+    // Its TTL ends it now: a renewal would keep it beyond the request (and, in a worker, for
+    // ever).
+    state->lease.reset();
+    state->auto_renew = false;
     untrack(object);
 }
 

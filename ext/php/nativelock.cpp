@@ -13,6 +13,7 @@ extern "C" {
 #include <hiredis/hiredis.h>
 #include <mysql.h>
 
+#include "common/renewer.hpp"
 #include "native_api.h"
 #include "request_registry.h"
 
@@ -83,6 +84,8 @@ STD_PHP_INI_ENTRY("nativelock.sharedlock_driver", "native", PHP_INI_ALL, OnUpdat
                   sharedlock_driver, zend_nativelock_globals, nativelock_globals)
 STD_PHP_INI_BOOLEAN("nativelock.fencing", "0", PHP_INI_ALL, OnUpdateBool, fencing,
                     zend_nativelock_globals, nativelock_globals)
+STD_PHP_INI_BOOLEAN("nativelock.auto_renew", "0", PHP_INI_ALL, OnUpdateBool, auto_renew,
+                    zend_nativelock_globals, nativelock_globals)
 STD_PHP_INI_ENTRY("nativelock.pool_idle_timeout", "60", PHP_INI_ALL, OnUpdatePoolIdleTimeout,
                   pool_idle_timeout, zend_nativelock_globals, nativelock_globals)
 PHP_INI_END()
@@ -99,6 +102,25 @@ void nativelock::php::print_pool_row(const char *label, std::size_t open, std::s
              "%zu open, %zu opened in this process, %zu closed idle (idle timeout %g s)", open,
              opened, closed_idle, NATIVELOCK_G(pool_idle_timeout));
     php_info_print_table_row(2, label, text);
+}
+
+// The auto-renewal thread (nativelock.auto_renew): whether it runs, the locks it renews now and
+// what its renewals found, in this process.
+static void print_renewer_info() {
+    nativelock::renew::RenewerStats s = nativelock::renew::Renewer::instance().stats();
+    char text[200];
+    php_info_print_table_start();
+    php_info_print_table_header(2, "Auto-renewal", NATIVELOCK_G(auto_renew) ? "on" : "off");
+    php_info_print_table_row(2, "Auto-renewal thread", s.running ? "running" : "not running");
+    snprintf(text, sizeof text, "%zu", s.leases);
+    php_info_print_table_row(2, "Auto-renewal locks renewed now", text);
+    snprintf(text, sizeof text,
+             "%llu renewed, %llu failed, %llu found lost; %llu thread starts, %zu connections",
+             static_cast<unsigned long long>(s.renewed), static_cast<unsigned long long>(s.failed),
+             static_cast<unsigned long long>(s.lost),
+             static_cast<unsigned long long>(s.threads_started), s.connections);
+    php_info_print_table_row(2, "Auto-renewal renewals", text);
+    php_info_print_table_end();
 }
 
 static PHP_GINIT_FUNCTION(nativelock) {
@@ -126,6 +148,9 @@ static PHP_MINIT_FUNCTION(nativelock) {
 
 static PHP_MSHUTDOWN_FUNCTION(nativelock) {
     (void)type;
+    // Every lock was released at the last request end, so its leases ended; a thread still on its
+    // way out (closing its connections) is waited for before the module's code is unmapped.
+    nativelock::renew::Renewer::instance().shutdown();
     UNREGISTER_INI_ENTRIES();
     return SUCCESS;
 }
@@ -172,6 +197,7 @@ static PHP_MINFO_FUNCTION(nativelock) {
     nativelock_filelock_minfo();
     nativelock_redislock_minfo();
     nativelock_sharedlock_minfo();
+    print_renewer_info();
     DISPLAY_INI_ENTRIES();
 }
 

@@ -36,6 +36,9 @@ double mysql_read_timeout;
 char *sharedlock_driver;
 // nativelock.fencing: acquisitions also draw a fencing token (a counter per lock name).
 bool fencing;
+// nativelock.auto_renew: TTL'd RedisLock, SharedLock (native driver) and Nativelock\Lock (Redis,
+// MySQL) locks are kept alive by the renewer thread while held (each lock may say otherwise).
+bool auto_renew;
 // Seconds a pooled connection may stand unused (0: none is kept past the request's end).
 double pool_idle_timeout;
 // Held locks of this request, released at request end (see request_registry.h).

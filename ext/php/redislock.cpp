@@ -56,10 +56,8 @@ zend_string *lock_key(zend_object *object, const LockState &state) {
 
 enum class LockOutcome { Acquired, NotAcquired, Error, Thrown, Bailout };
 
-// The lock's TTL as sent to the server (SPEC §2 numbers): at least 1 s (0 and negative
-// values are a ValueError at lock()), at most kMaxTtlSeconds (larger values are clamped:
-// servers before Redis 7 wrap EX overflows into an expired key).
-constexpr long long kMaxTtlSeconds = 1000000000LL;  // ~31.7 years
+// The lock's TTL as sent to the server: at least 1 s (0 and negative values are a ValueError at
+// lock()), at most kMaxTtlSeconds.
 
 long long effective_ttl(long long seconds) {
     return seconds > kMaxTtlSeconds ? kMaxTtlSeconds : seconds;
@@ -144,6 +142,19 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         state->key.assign(key.data(), key.size());
         state->params = std::move(params);
         state->fence = fence;
+        if (state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
+            try {
+                start_renewal(*state);
+            } catch (...) {
+                // No thread: the lock is given back rather than held without its renewal.
+                try {
+                    release_key(*state);
+                } catch (...) {
+                }
+                mark_not_held(*state);
+                throw;
+            }
+        }
         return LockOutcome::Acquired;
     } catch (...) {
         capture_current_exception(error);
@@ -274,12 +285,22 @@ ZEND_METHOD(RedisLock, release) {
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     auto &state = state_of(object);
     if (!state.held) return;
+    // Auto-renewal found the key gone or taken: the caller learns it here, after the release
+    // (which deletes nothing that is not ours).
+    const bool lost = state.lease.lost() && state.pid == process::current_pid();
     NL_TRY
     release_key(state);
     NL_CATCH_WITH(throw_error)
     bool drop_ref = untrack(state);
     set_needs_release(object, false);
+    if (lost) {
+        zend_throw_exception_ex(fail_exception_ce, 0,
+                                "Lock \"%s\" was lost while held: its auto-renewal found the key "
+                                "expired or taken by another holder",
+                                state.name.c_str());
+    }
     if (drop_ref) OBJ_RELEASE(object);
+    if (lost) RETURN_THROWS();
 }
 
 ZEND_METHOD(RedisLock, releaseAllCurrentlyHeldLocks) {
@@ -361,7 +382,7 @@ ZEND_METHOD(RedisLock, getRemainingLifetime) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (!state->held || state->pid != process::current_pid()) RETURN_NULL();
+    if (!state->held || state->pid != process::current_pid() || state->lease.lost()) RETURN_NULL();
     NL_TRY
     auto &conn = redislock_globals().pool.get(*state->params);
     auto ms = redis::remaining_ms(conn, state->key, state->value);
@@ -376,10 +397,38 @@ ZEND_METHOD(RedisLock, isAcquired) {
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
     if (!state->held || state->pid != process::current_pid()) RETURN_FALSE;
+    if (state->lease.lost()) RETURN_FALSE;  // known without a round trip
     NL_TRY
     auto &conn = redislock_globals().pool.get(*state->params);
     RETURN_BOOL(redis::is_held(conn, state->key, state->value));
     NL_CATCH_WITH(throw_error)
+}
+
+ZEND_METHOD(RedisLock, setAutoRenew) {
+    bool enabled = true;
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_BOOL(enabled)
+    ZEND_PARSE_PARAMETERS_END();
+    LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    state->auto_renew = enabled;
+    if (!enabled) {
+        state->lease.reset();
+    } else if (state->held && state->pid == process::current_pid()) {
+        NL_TRY
+        start_renewal(*state);
+        NL_CATCH_WITH(throw_error)
+    }
+    RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+ZEND_METHOD(RedisLock, isAutoRenewed) {
+    ZEND_PARSE_PARAMETERS_NONE();
+    LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
+    if (!state) RETURN_THROWS();
+    RETURN_BOOL(state->held && state->pid == process::current_pid() && state->lease.active() &&
+                !state->lease.lost());
 }
 
 ZEND_METHOD(RedisLock, getFencingToken) {

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 7452d44151e8b103fa2d88ec16d2de74a951c9e0 */
+ * Stub hash: 3eb985454b1a8e5aa0e5df7a5e8dc06193bf34a9 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_RedisLock_setRedis, 0, 0, 1)
 	ZEND_ARG_INFO(0, redis)
@@ -40,6 +40,12 @@ ZEND_END_ARG_INFO()
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedisLock_isAcquired, 0, 0, _IS_BOOL, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedisLock_setAutoRenew, 0, 0, IS_STATIC, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, enabled, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_RedisLock_isAutoRenewed arginfo_class_RedisLock_isAcquired
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_RedisLock_getFencingToken, 0, 0, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
@@ -56,6 +62,8 @@ ZEND_METHOD(RedisLock, releaseAllCurrentlyHeldLocks);
 ZEND_METHOD(RedisLock, refresh);
 ZEND_METHOD(RedisLock, getRemainingLifetime);
 ZEND_METHOD(RedisLock, isAcquired);
+ZEND_METHOD(RedisLock, setAutoRenew);
+ZEND_METHOD(RedisLock, isAutoRenewed);
 ZEND_METHOD(RedisLock, getFencingToken);
 
 
@@ -82,6 +90,8 @@ static const zend_function_entry class_RedisLock_methods[] = {
 	ZEND_ME(RedisLock, refresh, arginfo_class_RedisLock_refresh, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedisLock, getRemainingLifetime, arginfo_class_RedisLock_getRemainingLifetime, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedisLock, isAcquired, arginfo_class_RedisLock_isAcquired, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedisLock, setAutoRenew, arginfo_class_RedisLock_setAutoRenew, ZEND_ACC_PUBLIC)
+	ZEND_ME(RedisLock, isAutoRenewed, arginfo_class_RedisLock_isAutoRenewed, ZEND_ACC_PUBLIC)
 	ZEND_ME(RedisLock, getFencingToken, arginfo_class_RedisLock_getFencingToken, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "common/process.hpp"
 #include "redis/lock.hpp"
+#include "redis/renewal.hpp"
 
 namespace nativelock::php {
 
@@ -108,6 +109,15 @@ void release_key(LockState &state) {
     auto &conn = redislock_globals().pool.get(*state.params);
     redis::release(conn, state.key, state.value);
     mark_not_held(state);
+}
+
+void start_renewal(LockState &state) {
+    if (!state.held || state.pid != process::current_pid() || state.lease.active()) return;
+    const long long ttl = state.timeout > kMaxTtlSeconds ? kMaxTtlSeconds : state.timeout;
+    if (ttl < 1 || ttl >= kMaxTtlSeconds) return;  // no expiry worth renewing
+    state.lease = renew::Renewer::instance().start(
+        redis::make_renewal(*state.params, state.key, state.value, ttl * 1000),
+        std::chrono::seconds(ttl));
 }
 
 void track(zend_object *object) {

@@ -13,10 +13,12 @@
 #include <sys/types.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "exceptions.h"
 #include "native_object.h"
+#include "common/renewer.hpp"
 #include "redis/params.hpp"
 #include "redis/lock.hpp"
 #include "redis/pool.hpp"
@@ -48,6 +50,10 @@ extern zend_class_entry *connection_exception_ce;
 
 enum class Fail { Except, Return, Block };
 
+// The longest TTL sent to the server (SPEC §2 numbers): larger values are clamped (servers
+// before Redis 7 wrap EX overflows into an expired key). ~31.7 years: no expiry in practice.
+constexpr long long kMaxTtlSeconds = 1000000000LL;
+
 struct LockState {
     std::string name;
     std::string value;
@@ -64,6 +70,11 @@ struct LockState {
     std::shared_ptr<const redis::ConnectionParams> params;
     // The acquisition's fencing token (nativelock.fencing on), 0 if it was taken without one.
     long long fence = 0;
+    // setAutoRenew(): this lock's choice; nothing follows nativelock.auto_renew at lock().
+    std::optional<bool> auto_renew;
+    // While held and auto-renewed: the renewer thread's lease on the key (lost() once a
+    // renewal found it gone or taken).
+    renew::Lease lease;
     // While held: the pooled connection the lock is refreshed and released on is not closed
     // for being idle.
     redis::Pool::Pin connection_in_use;
@@ -81,6 +92,7 @@ inline LockState &state_of(zend_object *object) {
 // The lock is no longer held by this object (released, given up, or its parent's after fork).
 inline void mark_not_held(LockState &state) noexcept {
     state.held = false;
+    state.lease.reset();
     state.connection_in_use.reset();
 }
 
@@ -95,6 +107,9 @@ zend_object *object_of_entry(RegistryEntry *entry);
 // Deletes the key on the server if this process holds it (a lock taken before fork() is only
 // forgotten). Throws if the server cannot be asked; the lock then stays held.
 void release_key(LockState &state);
+// Starts the renewer's lease on a lock this process holds (no-op for a lock without expiry).
+// Throws if the thread cannot be started.
+void start_renewal(LockState &state);
 // Links a freshly acquired lock into the registry, with a reference to its object.
 void track(zend_object *object);
 // Unlinks; returns whether the registry's reference must now be dropped by the caller.

@@ -241,7 +241,22 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                         throw;
                     }
                 }
-                track(lock_name, fence);
+                track(lock_name, fence, ttl_whole);
+                if (NATIVELOCK_G(auto_renew)) {
+                    try {
+                        start_renewal(*held_lock(lock_name));
+                    } catch (...) {
+                        // No renewer thread: the lock is given back, not held unrenewed.
+                        untrack(lock_name);
+                        try {
+                            protocol.unlock(lock_name);
+                        } catch (const PhpBailout &) {
+                            throw;
+                        } catch (...) {
+                        }
+                        throw;
+                    }
+                }
                 // A handler threw after the lock was taken: the caller never gets the handle,
                 // so the lock goes back, as if the wait had ended just before.
                 if (has_deferred_throwable()) {
@@ -274,6 +289,8 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
     (void)execute_data;
     std::string lock_name = str_of(name);
     bool released = false;
+    HeldLock *held = held_lock(lock_name);
+    const bool renewal_lost = held && held->lease.lost();
     NL_TRY
     core::Protocol protocol(session(), quote_style());
     bool lost = held_by_an_earlier_session(lock_name);
@@ -282,7 +299,14 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
     drop_previous();
     NL_CATCH_WITH(throw_sharedlock_error, Op::Unlock, name, nullptr)
     if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
-    if (!released) throw_lock_exception(ce_release, name, nullptr, "", nullptr);
+    if (renewal_lost) {
+        throw_lock_exception(ce_release, name, nullptr,
+                             "Lock was lost while held: its auto-renewal found it expired or "
+                             "taken by another session",
+                             nullptr);
+    } else if (!released) {
+        throw_lock_exception(ce_release, name, nullptr, "", nullptr);
+    }
 }
 
 void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
@@ -302,6 +326,12 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
         RETURN_THROWS();
     }
     bool ok = false;
+    HeldLock *held = held_lock(lock_name);
+    if (held && held->lease.lost()) {
+        // Auto-renewal found it expired or taken: known without a round trip.
+        throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);
+        RETURN_THROWS();
+    }
     NL_TRY
     core::Protocol protocol(session(), quote_style());
     ok = protocol.has_remaining_ttl(lock_name, core::ttl_seconds(min));
@@ -397,6 +427,39 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, getFencingToken) {
     }
     zval_ptr_dtor(&copy);
     RETURN_LONG(static_cast<zend_long>(fence));
+}
+
+ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
+    bool enabled = true;
+    ZEND_PARSE_PARAMETERS_START(0, 1)
+    Z_PARAM_OPTIONAL
+    Z_PARAM_BOOL(enabled)
+    ZEND_PARSE_PARAMETERS_END();
+    zval rv;
+    // No PHP code runs below: the property's value stays as read.
+    zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName",
+                                    sizeof("lockName") - 1, 1, &rv);
+    ZVAL_DEREF(name);
+    HeldLock *held = Z_TYPE_P(name) == IS_STRING
+                         ? held_lock(std::string(Z_STRVAL_P(name), Z_STRLEN_P(name)))
+                         : nullptr;
+    if (!enabled) {
+        if (held) held->lease.reset();
+        RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+    }
+    const char *refusal = !held ? "Lock is not held: nothing to renew"
+                          : st().held_via_pdo
+                              ? "Auto-renewal needs the native driver "
+                                "(nativelock.sharedlock_driver=native and configureConnection())"
+                              : nullptr;
+    if (refusal) {
+        throw_lock_exception(ce_exception, name, nullptr, refusal, nullptr);
+        RETURN_THROWS();
+    }
+    NL_TRY
+    start_renewal(*held);
+    NL_CATCH_WITH(throw_sharedlock_error, Op::Other, name, nullptr)
+    RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL) {

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 3ccaeeb42555d19b61a1aea10640d151e590a059 */
+ * Stub hash: 35e54edb41400a0a9e550f75daa756a015fdc99e */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_ItsMieger_MySqlSharedLocks_Exception_SharedLockException___construct, 0, 0, 1)
 	ZEND_ARG_INFO(0, lockName)
@@ -87,6 +87,10 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle
 	ZEND_ARG_INFO_WITH_DEFAULT_VALUE(0, minRemainingTTL, "1")
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_setAutoRenew, 0, 0, IS_STATIC, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, enabled, _IS_BOOL, 0, "true")
+ZEND_END_ARG_INFO()
+
 #define arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_getFencingToken arginfo_class_ItsMieger_MySqlSharedLocks_SharedLock_releaseAllHeldLocks
 
 
@@ -111,6 +115,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, releaseAllHeldLocks);
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, __construct);
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, release);
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL);
+ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew);
 ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, getFencingToken);
 
 
@@ -171,6 +176,7 @@ static const zend_function_entry class_ItsMieger_MySqlSharedLocks_SharedLockHand
 	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, __construct, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, release, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_release, ZEND_ACC_PUBLIC)
 	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_assertTTL, ZEND_ACC_PUBLIC)
+	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_setAutoRenew, ZEND_ACC_PUBLIC)
 	ZEND_ME(ItsMieger_MySqlSharedLocks_SharedLockHandle, getFencingToken, arginfo_class_ItsMieger_MySqlSharedLocks_SharedLockHandle_getFencingToken, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

@@ -12,6 +12,7 @@ extern "C" {
 }
 
 #include "common/process.hpp"
+#include "mysql/renewal.hpp"
 
 namespace nativelock::php::sharedlock {
 
@@ -126,7 +127,7 @@ void release_at_request_end(RegistryEntry *) noexcept {
     }
 }
 
-void track(const std::string &name, long long fence) {
+void track(const std::string &name, long long fence, long long ttl) {
     RequestState &s = st();
     // A forked child inherits its parent's list: those locks are the parent's (never released
     // here), and the child's own must be filed under the child to be released at its end.
@@ -141,7 +142,34 @@ void track(const std::string &name, long long fence) {
         // on a PDO through its driver, which the request state keeps alive until then.
         nativelock::php::registry_add(&s.entry);
     }
-    s.held.push_back({name, via_pdo ? 0 : s.native->generation(), fence});
+    HeldLock lock;
+    lock.name = name;
+    lock.generation = via_pdo ? 0 : s.native->generation();
+    lock.fence = fence;
+    lock.ttl = ttl;
+    s.held.push_back(std::move(lock));
+}
+
+HeldLock *held_lock(const std::string &name) {
+    RequestState *s = request_state_if_any();
+    if (!s || s->held_pid != nativelock::process::current_pid()) return nullptr;
+    for (auto it = s->held.rbegin(); it != s->held.rend(); ++it) {
+        if (it->name == name) return &*it;
+    }
+    return nullptr;
+}
+
+void start_renewal(HeldLock &lock) {
+    RequestState &s = st();
+    if (lock.lease.active() || s.held_via_pdo || !s.held_native) return;
+    if (lock.ttl < 1 || lock.ttl >= core::kMaxTtlSeconds) return;  // no expiry worth renewing
+    if (lock.generation != s.held_native->generation() || !s.held_native->connected()) return;
+    // The renewer's own session extends the row of the session that holds GET_LOCK: it is
+    // judged by that session's connection id, which is unique while the session lives.
+    lock.lease = nativelock::renew::Renewer::instance().start(
+        core::make_renewal(s.held_native->params(), quote_style(), "shared_locks", lock.name,
+                           s.held_native->connection_id(), lock.ttl),
+        std::chrono::seconds(lock.ttl));
 }
 
 long long held_fence(const std::string &name) {

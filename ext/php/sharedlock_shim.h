@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/idle_pool.hpp"
+#include "common/renewer.hpp"
 #include "mysql/native_session.hpp"
 #include "mysql/protocol.hpp"
 #include "mysql/session.hpp"
@@ -110,6 +111,10 @@ struct HeldLock {
     std::uint64_t generation = 0;
     // The acquisition's fencing token (nativelock.fencing on), else 0.
     long long fence = 0;
+    // The TTL it was taken with (whole seconds), for its auto-renewal.
+    long long ttl = 0;
+    // While auto-renewed (native driver only): the renewer thread's lease on its row.
+    nativelock::renew::Lease lease;
 };
 
 // SharedLock's static state for one request (the package keeps it in static properties).
@@ -177,7 +182,12 @@ void open_pdo(zval *out);
 void release_before_switch();
 
 // sharedlock_held.cpp
-void track(const std::string &name, long long fence = 0);
+void track(const std::string &name, long long fence = 0, long long ttl = 0);
+// The lock of `name` this process holds in this request (the latest), or nullptr.
+HeldLock *held_lock(const std::string &name);
+// Starts auto-renewal of a lock held on the native session (no-op on a PDO, for a lock
+// without expiry, or one already renewed). Throws if the thread cannot be started.
+void start_renewal(HeldLock &lock);
 void untrack(const std::string &name);
 // The fencing token of `name` as this process holds it in this request: -1 if it does not hold
 // it, 0 if it was taken without a token.

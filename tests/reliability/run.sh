@@ -135,6 +135,7 @@ step "planted temp path" planted_temp_path
 step "fuzz" tests/reliability/fuzz/run.sh "$REL_FUZZ_SECONDS"
 step "asan+ubsan core" tests/reliability/memory/asan_core.sh
 step "asan+ubsan phpt" tests/reliability/memory/asan_phpt.sh
+step "tsan renewer" tests/reliability/memory/tsan_renewer.sh
 step "valgrind phpt" tests/reliability/memory/valgrind_phpt.sh
 
 "${php[@]}" tests/reliability/report_table.php --results="$results" >"$results/table.md"

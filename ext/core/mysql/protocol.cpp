@@ -554,6 +554,21 @@ bool Protocol::extend(const std::string &name, long long ttl) {
     return has_remaining_ttl(name, -1);
 }
 
+bool Protocol::extend_for(const std::string &name, unsigned long long holder, long long ttl) {
+    const std::string held_by_holder = q_name_ + " = ? AND " + q_conn_ + " = ? AND " + q_acquired_ +
+                                       " AND IFNULL(IS_USED_LOCK(?), 0) = ?";
+    const auto id = Param::integer(static_cast<long long>(holder));
+    Result r = run("UPDATE " + q_table_ + " SET " + q_created_ + " = unix_timestamp(), " + q_ttl_ +
+                       " = ? WHERE " + held_by_holder,
+                   {Param::integer(ttl), Param::str(name), id, Param::str(name), id});
+    if (r.affected == 1) return true;
+    // Zero rows changed also when created and ttl already had these values (same second).
+    Result still = run("SELECT COUNT(*) FROM " + q_table_ + " WHERE " + held_by_holder + " AND " +
+                           q_created_ + " + " + q_ttl_ + " >= unix_timestamp()",
+                       {Param::str(name), id, Param::str(name), id});
+    return still.value && *still.value != "0";
+}
+
 std::optional<long long> Protocol::remaining_seconds(const std::string &name) {
     Result r = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp() FROM " +
                        q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +

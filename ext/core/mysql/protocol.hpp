@@ -79,6 +79,10 @@ class Protocol {
     // Native API: sets a lock this session holds to expire `ttl` seconds from now; false if
     // the session does not hold it (expired and taken over, or never held).
     bool extend(const std::string &name, long long ttl);
+    // Auto-renewal, from another session: sets the lock that session `holder` (its
+    // connection_id()) holds to expire `ttl` seconds from now; false if it no longer holds it
+    // (its row is gone or another session's, or it lost GET_LOCK).
+    bool extend_for(const std::string &name, unsigned long long holder, long long ttl);
     // Native API: seconds left of a lock this session holds; nothing if it does not hold it.
     std::optional<long long> remaining_seconds(const std::string &name);
     void repair_table();

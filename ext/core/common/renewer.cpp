@@ -1,0 +1,277 @@
+#include "common/renewer.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <set>
+#include <system_error>
+
+#include "common/process.hpp"
+
+namespace nativelock::renew {
+
+namespace {
+
+constexpr auto kShortestInterval = std::chrono::milliseconds(10);
+constexpr auto kLongestRetry = std::chrono::seconds(1);
+
+// Every Renewer of the process, for the fork handlers.
+std::mutex &registry_mutex() {
+    static auto *m = new std::mutex;
+    return *m;
+}
+std::set<Renewer *> &registry() {
+    static auto *r = new std::set<Renewer *>;
+    return *r;
+}
+
+}  // namespace
+
+struct Renewer::Entry {
+    std::shared_ptr<Renewal> renewal;
+    std::shared_ptr<LeaseStatus> status;
+    Clock::duration ttl;
+    Clock::duration interval;
+    Clock::time_point due;
+    Clock::time_point last_success;
+};
+
+struct Renewer::State {
+    std::mutex mutex;
+    // A pointer: a child of fork() replaces it without destroying it (the parent's thread may
+    // have been waiting on it, and glibc waits for a condition's waiters).
+    std::unique_ptr<std::condition_variable> wake = std::make_unique<std::condition_variable>();
+    std::map<std::uint64_t, Entry> leases;
+    std::uint64_t next_id = 1;
+    // A thread runs the loop (it clears this when it decides to exit, then closes its
+    // connections without the mutex; the next start() joins it before starting another).
+    bool running = false;
+    bool joinable = false;
+    bool stop = false;
+    pthread_t thread{};
+    // Only the thread touches the connections (and the child of a fork, which has no thread).
+    std::unique_ptr<Connections> connections = std::make_unique<Connections>();
+    std::atomic<std::size_t> connection_count{0};
+    std::uint64_t threads_started = 0;
+    std::uint64_t renewed = 0;
+    std::uint64_t failed = 0;
+    std::uint64_t lost = 0;
+};
+
+Lease &Lease::operator=(Lease &&other) noexcept {
+    if (this != &other) {
+        reset();
+        owner_ = other.owner_;
+        id_ = other.id_;
+        pid_ = other.pid_;
+        status_ = std::move(other.status_);
+        other.owner_ = nullptr;
+        other.id_ = 0;
+    }
+    return *this;
+}
+
+void Lease::reset() noexcept {
+    // In a forked child the lease is the parent's: there is nothing to stop here.
+    if (owner_ && id_ != 0 && pid_ == process::current_pid()) owner_->remove(id_);
+    owner_ = nullptr;
+    id_ = 0;
+    status_.reset();
+}
+
+Renewer &Renewer::instance() {
+    static Renewer *renewer = new Renewer;
+    return *renewer;
+}
+
+Renewer::Renewer() : state_(std::make_unique<State>()) {
+    static std::once_flag fork_handlers;
+    std::call_once(fork_handlers,
+                   [] { pthread_atfork(at_fork_prepare, at_fork_parent, at_fork_child); });
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    registry().insert(this);
+}
+
+Renewer::~Renewer() {
+    shutdown();
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    registry().erase(this);
+}
+
+Lease Renewer::start(std::unique_ptr<Renewal> renewal, Clock::duration ttl) {
+    Entry entry;
+    entry.renewal = std::move(renewal);
+    entry.status = std::make_shared<LeaseStatus>();
+    entry.ttl = ttl;
+    entry.interval = std::max<Clock::duration>(ttl / 3, kShortestInterval);
+    entry.last_success = Clock::now();
+    entry.due = entry.last_success + entry.interval;
+
+    std::unique_lock<std::mutex> lock(state_->mutex);
+    if (!state_->running && state_->joinable) {
+        // The last thread is on its way out (closing its connections): wait for it.
+        pthread_t old = state_->thread;
+        state_->joinable = false;
+        lock.unlock();
+        pthread_join(old, nullptr);
+        lock.lock();
+    }
+    if (!state_->running) {
+        // Signals go to PHP's thread: the renewer blocks them all (PHP's handlers, timeouts and
+        // pcntl signals then never land on it).
+        sigset_t all, previous;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &previous);
+        int rc = pthread_create(&state_->thread, nullptr, thread_main, this);
+        pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+        if (rc != 0) throw std::system_error(rc, std::generic_category(), "renewer thread");
+        state_->running = true;
+        state_->joinable = true;
+        ++state_->threads_started;
+    }
+    Lease lease;
+    lease.owner_ = this;
+    lease.id_ = state_->next_id++;
+    lease.pid_ = process::current_pid();
+    lease.status_ = entry.status;
+    state_->leases.emplace(lease.id_, std::move(entry));
+    state_->wake->notify_all();
+    return lease;
+}
+
+void Renewer::remove(std::uint64_t id) noexcept {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    // A renewal of this lease in flight is harmless: every backend's renewal only extends a
+    // lock that still holds our token, which the release that follows removes.
+    if (state_->leases.erase(id) != 0) state_->wake->notify_all();
+}
+
+void Renewer::shutdown() noexcept {
+    std::unique_lock<std::mutex> lock(state_->mutex);
+    state_->stop = true;
+    state_->leases.clear();
+    state_->wake->notify_all();
+    if (state_->joinable) {
+        pthread_t thread = state_->thread;
+        state_->joinable = false;
+        lock.unlock();
+        pthread_join(thread, nullptr);
+        lock.lock();
+    }
+    state_->stop = false;
+}
+
+RenewerStats Renewer::stats() const {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    RenewerStats s;
+    s.running = state_->running;
+    s.leases = state_->leases.size();
+    s.connections = state_->connection_count.load();
+    s.threads_started = state_->threads_started;
+    s.renewed = state_->renewed;
+    s.failed = state_->failed;
+    s.lost = state_->lost;
+    return s;
+}
+
+void *Renewer::thread_main(void *self) noexcept {
+    pthread_setname_np(pthread_self(), "nativelock-renew");
+    static_cast<Renewer *>(self)->run();
+    return nullptr;
+}
+
+void Renewer::run() noexcept {
+    State &st = *state_;
+    std::unique_lock<std::mutex> lock(st.mutex);
+    for (;;) {
+        if (st.stop || st.leases.empty()) break;
+        auto next = std::min_element(st.leases.begin(), st.leases.end(),
+                                     [](auto &a, auto &b) { return a.second.due < b.second.due; });
+        if (next->second.due > Clock::now()) {
+            st.wake->wait_until(lock, next->second.due);
+            continue;
+        }
+        const std::uint64_t id = next->first;
+        std::shared_ptr<Renewal> renewal = next->second.renewal;
+        // The network round trip runs without the mutex: PHP's thread (and fork()) never waits
+        // for a server.
+        lock.unlock();
+        Outcome outcome;
+        try {
+            outcome = renewal->renew(*st.connections);
+        } catch (...) {
+            outcome = Outcome::Failed;
+        }
+        st.connection_count.store(st.connections->size());
+        lock.lock();
+        auto it = st.leases.find(id);
+        if (it == st.leases.end()) continue;  // released meanwhile
+        Entry &entry = it->second;
+        const auto now = Clock::now();
+        switch (outcome) {
+            case Outcome::Renewed:
+                ++st.renewed;
+                entry.status->renewed.fetch_add(1);
+                entry.last_success = now;
+                entry.due = now + entry.interval;
+                break;
+            case Outcome::Failed:
+                ++st.failed;
+                entry.status->failed.fetch_add(1);
+                if (now - entry.last_success < entry.ttl) {
+                    entry.due = now + std::clamp<Clock::duration>(entry.ttl / 10, kShortestInterval,
+                                                                  kLongestRetry);
+                    break;
+                }
+                // A whole TTL without a renewal: the lock may have expired and been taken.
+                [[fallthrough]];
+            case Outcome::Lost:
+                ++st.lost;
+                entry.status->lost.store(true, std::memory_order_release);
+                st.leases.erase(it);
+                break;
+        }
+    }
+    // No lease left (or shutdown): the thread ends, closing its connections outside the mutex.
+    st.running = false;
+    lock.unlock();
+    st.connections->clear();
+    st.connection_count.store(0);
+}
+
+// fork(): no renewal may be half-way through the mutex-protected state while the child copies
+// it, and the child starts with no thread and no leases (the parent's locks are the parent's).
+void Renewer::at_fork_prepare() noexcept {
+    registry_mutex().lock();
+    for (Renewer *r : registry()) r->state_->mutex.lock();
+}
+
+void Renewer::at_fork_parent() noexcept {
+    for (Renewer *r : registry()) r->state_->mutex.unlock();
+    registry_mutex().unlock();
+}
+
+void Renewer::at_fork_child() noexcept {
+    for (Renewer *r : registry()) {
+        State &st = *r->state_;
+        st.leases.clear();
+        st.running = false;
+        st.joinable = false;
+        st.stop = false;
+        // The parent's thread may have been using these connections when we forked: they are
+        // left untouched (never spoken on, never closed) and a fresh set starts here.
+        (void)st.connections.release();
+        (void)st.wake.release();
+        st.wake = std::make_unique<std::condition_variable>();
+        st.connections = std::make_unique<Connections>();
+        st.connection_count.store(0);
+        st.mutex.unlock();
+    }
+    registry_mutex().unlock();
+}
+
+}  // namespace nativelock::renew

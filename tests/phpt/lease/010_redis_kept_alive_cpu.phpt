@@ -1,0 +1,21 @@
+--TEST--
+Auto-renewal, RedisLock: a 2 s lock held for 8 s by a process busy in a CPU loop is never free meanwhile, and free right after release
+--EXTENSIONS--
+igbinary
+redis
+pdo
+mysqlnd
+pdo_mysql
+posix
+nativelock
+--SKIPIF--
+<?php require __DIR__ . '/skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/lease.inc';
+ls_kept_alive('redis', 'cpu');
+?>
+--EXPECT--
+redis, holder cpu for 8 s with a 2 s TTL: contender got it 0 times in enough tries
+holder: lost: false; released
+free right after the release: true

@@ -1,0 +1,24 @@
+--TEST--
+Auto-renewal, RedisLock: a holder SIGSTOPped for 5 s loses its 2 s lock to another at the TTL; resumed, its lock reports lost, its release says so, and its fencing token is smaller than the new holder's
+--EXTENSIONS--
+igbinary
+redis
+pdo
+mysqlnd
+pdo_mysql
+posix
+nativelock
+--SKIPIF--
+<?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+nativelock.fencing=1
+--FILE--
+<?php
+require __DIR__ . '/lease.inc';
+ls_frozen('redis');
+?>
+--EXPECTF--
+redis, holder frozen: taken by another at about the TTL: true
+new token greater: true
+resumed holder: lost: true; RedisLockFailException: Lock "%s" was lost while held: its auto-renewal found the key expired or taken by another holder
+new holder releases: released
