@@ -9,11 +9,12 @@
 #   tests/bench/run.sh --quick    shorter counts, writes to /tmp/nativelock-bench-quick/ only
 #   tests/bench/run.sh --smoke    seconds: file backends only, no servers, no php-fpm; checks
 #                                 that the harness works
-#   --only=cycle,handoff,contention,fpm,hot,bridge,fencing,memory,core   a subset;  --out=DIR   another output dir
+#   --only=cycle,handoff,contention,fpm,hot,bridge,fencing,auto_renew,memory,core   a subset;  --out=DIR   another output dir
 #   (hot: issue 14's hot lock, nginx -> php-fpm x 24 <- wrk -c24, tests/bench/hot_lock.php;
 #   needs nginx and wrk: apt-get install -y nginx-light wrk; bridge: the framework bridge against
 #   the stock Symfony/Laravel stores, tests/bench/bridge.php, written to bridge.txt; fencing: the
-#   uncontended cycle with nativelock.fencing off and on, tests/bench/fencing.php, fencing.txt)
+#   uncontended cycle with nativelock.fencing off and on, tests/bench/fencing.php, fencing.txt;
+#   auto_renew: the same with nativelock.auto_renew off and on, auto_renew.txt)
 #
 # Ports (override with NATIVELOCK_BENCH_REDIS_PORT / _MYSQL_PORT / _FPM_PORT) are not the test
 # suite's, so a benchmark never touches the servers of a test run.
@@ -124,6 +125,14 @@ if want fencing && [ "$level" != smoke ]; then
         log "fencing: the bench failed, see $out/fencing.txt"
 fi
 
+if want auto_renew && [ "$level" != smoke ]; then
+    log "auto-renewal: cycle cost off and on ($level)"
+    renew_args=(--lockdir="$work/locks/auto_renew" --setting=auto_renew)
+    [ "$level" = quick ] && renew_args+=(--quick)
+    php -d extension="$NATIVELOCK_MODULE" tests/bench/fencing.php "${renew_args[@]}" >"$out/auto_renew.txt" ||
+        log "auto_renew: the bench failed, see $out/auto_renew.txt"
+fi
+
 core_json=-
 if [ -n "$core_bench" ]; then
     log "core micro-benchmarks"
@@ -147,3 +156,4 @@ fi
 cat "$out/results.md"
 if [ -f "$out/bridge.txt" ]; then cat "$out/bridge.txt"; fi
 if [ -f "$out/fencing.txt" ]; then cat "$out/fencing.txt"; fi
+if [ -f "$out/auto_renew.txt" ]; then cat "$out/auto_renew.txt"; fi

@@ -46,6 +46,8 @@ final Nativelock\Lock extends -
   release(): bool
   isHeld(): bool
   isAcquired(): bool
+  setAutoRenew(bool $enabled = true): static
+  isAutoRenewed(): bool
   getRemainingLifetime(): ?float
   detach(): void
   getKey(): string

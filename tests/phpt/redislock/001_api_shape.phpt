@@ -39,6 +39,8 @@ public static releaseAllCurrentlyHeldLocks()
 public refresh(?int $ttl = NULL): bool
 public getRemainingLifetime(): ?float
 public isAcquired(): bool
+public setAutoRenew(bool $enabled = true): static
+public isAutoRenewed(): bool
 public getFencingToken(): int
 protected static $redis
 protected $name

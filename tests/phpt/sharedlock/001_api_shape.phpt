@@ -67,6 +67,7 @@ public static releaseAllHeldLocks()
 public __construct($lockName)
 public release()
 public assertTTL($minRemainingTTL = 1)
+public setAutoRenew(bool $enabled = true)
 public getFencingToken()
 string(1) "n"
 string(0) ""
