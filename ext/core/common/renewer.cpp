@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <system_error>
+#include <vector>
 
 #include "common/process.hpp"
 
@@ -56,6 +57,10 @@ struct Renewer::State {
     // Only the thread touches the connections (and the child of a fork, which has no thread).
     std::unique_ptr<Connections> connections = std::make_unique<Connections>();
     std::atomic<std::size_t> connection_count{0};
+    // What a child of fork() inherited mid-use from its parent's thread: never touched, never
+    // freed (kept reachable here rather than leaked).
+    std::vector<Connections *> inherited_connections;
+    std::vector<std::condition_variable *> inherited_wakes;
     std::uint64_t threads_started = 0;
     std::uint64_t renewed = 0;
     std::uint64_t failed = 0;
@@ -264,8 +269,8 @@ void Renewer::at_fork_child() noexcept {
         st.stop = false;
         // The parent's thread may have been using these connections when we forked: they are
         // left untouched (never spoken on, never closed) and a fresh set starts here.
-        (void)st.connections.release();
-        (void)st.wake.release();
+        st.inherited_connections.push_back(st.connections.release());
+        st.inherited_wakes.push_back(st.wake.release());
         st.wake = std::make_unique<std::condition_variable>();
         st.connections = std::make_unique<Connections>();
         st.connection_count.store(0);
