@@ -196,8 +196,11 @@ void Renewer::run() noexcept {
         if (st.stop || st.leases.empty()) break;
         auto next = std::min_element(st.leases.begin(), st.leases.end(),
                                      [](auto &a, auto &b) { return a.second.due < b.second.due; });
-        if (next->second.due > Clock::now()) {
-            st.wake->wait_until(lock, next->second.due);
+        // A copy: wait_until() reads its deadline again after waking, when remove() may have
+        // erased the entry it came from.
+        const Clock::time_point due = next->second.due;
+        if (due > Clock::now()) {
+            st.wake->wait_until(lock, due);
             continue;
         }
         const std::uint64_t id = next->first;
