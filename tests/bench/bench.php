@@ -81,6 +81,69 @@ function child(array $args, &$pipes)
     return $p;
 }
 
+/**
+ * The cycle phase runs with fixed CPU placement (NATIVELOCK_BENCH_PLACEMENT). On a VM a round
+ * trip between two CPUs costs far more than one on a single CPU when the other CPU idles (it has
+ * to be woken; hiredis floor measured here: 50 µs on one CPU, 90-290 µs across), and where the
+ * kernel puts a fresh floor process and the long-running bench differs from run to run:
+ * unpinned, the paired ratios measured placement, not the client.
+ *   split (default): the bench and the C floors on CPU 0, the servers on CPU 1: every client
+ *                    crosses CPUs alike, and the server's work does not share the client's CPU
+ *                    (as with a server on another host);
+ *   same:            all on CPU 0: the client's own CPU cost shows most, server work counts too;
+ *   none:            unpinned.
+ * Contention and hand-off always run unpinned.
+ */
+function nlb_pin_cycle_phase(): array
+{
+    $mode = getenv('NATIVELOCK_BENCH_PLACEMENT') ?: 'split';
+    $none = ['cpu' => null, 'pids' => [], 'text' => 'unpinned'];
+    $cpus = (int) trim((string) shell_exec('nproc'));
+    if ($mode === 'none' || trim((string) shell_exec('command -v taskset')) === '') {
+        return $none;
+    }
+    if ($mode === 'split' && $cpus < 2) {
+        $mode = 'same';
+    }
+    $servers = [];
+    $run = getenv('NATIVELOCK_TEST_RUNDIR') ?: '';
+    foreach (['redis/redis.pid', 'mariadb/mysqld.pid'] as $file) {
+        $pid = $run !== '' ? (int) @file_get_contents("$run/$file") : 0;
+        if ($pid > 0) {
+            $servers[] = $pid;
+        }
+    }
+    $serverCpu = $mode === 'split' ? 1 : 0;
+    $plan = [[getmypid(), 0]];
+    foreach ($servers as $pid) {
+        $plan[] = [$pid, $serverCpu];
+    }
+    $pinned = ['cpu' => 0, 'pids' => array_column($plan, 0)];
+    foreach ($plan as [$pid, $cpu]) {
+        // -a: every thread (redis-server's and mariadbd's helpers too).
+        exec(sprintf('taskset -a -p -c %d %d 2>&1', $cpu, $pid), $o, $rc);
+        if ($rc !== 0) {
+            nlb_unpin_cycle_phase($pinned);
+            return $none;
+        }
+    }
+    $pinned['text'] = $mode === 'split'
+        ? sprintf('split — the bench and the C floors on CPU 0, the %d servers on CPU 1', count($servers))
+        : sprintf('same — the bench, the C floors and the %d servers on CPU 0', count($servers));
+    return $pinned;
+}
+
+function nlb_unpin_cycle_phase(array $placement): void
+{
+    if ($placement['cpu'] === null) {
+        return;
+    }
+    $all = '0-' . max(0, (int) trim((string) shell_exec('nproc')) - 1);
+    foreach ($placement['pids'] as $pid) {
+        exec(sprintf('taskset -a -p -c %s %d 2>&1', $all, $pid));
+    }
+}
+
 // ------------------------------------------------------------------ 1. uncontended cycle
 if ($want('cycle')) {
     // Many short interleaved rounds rather than a few long ones: on a shared machine the
@@ -90,6 +153,7 @@ if ($want('cycle')) {
         'redis' => $pick(['smoke' => 100, 'quick' => 1000, 'full' => 3000]),
         'mysql' => $pick(['smoke' => 100, 'quick' => 500, 'full' => 2000])];
     $m = nlb_mysql();
+    $placement = nlb_pin_cycle_phase();
     $floors = [
         'file-floor' => ['file', 'floor: same syscalls in C', fn($n) => [$floorDir . '/file_floor', rtrim(nlb_lockdir(), '/'), $n]],
         'hiredis-floor' => ['redis', 'floor: SET NX EX + DEL via hiredis (C)', fn($n) => [$floorDir . '/redis_floor', nlb_redis_host(), nlb_redis_port(), $n]],
@@ -116,6 +180,9 @@ if ($want('cycle')) {
             }
             if ($row['c']) {
                 $argv = $floors[$id][2]($n);
+                if ($placement['cpu'] !== null) {
+                    $argv = array_merge(['taskset', '-c', (string) $placement['cpu']], $argv);
+                }
                 $v = trim((string) shell_exec(implode(' ', array_map('escapeshellarg', $argv)) . ' 2>&1'));
                 if (!is_numeric($v)) {
                     $row['error'] = $v;
@@ -150,7 +217,8 @@ if ($want('cycle')) {
         $row['ratio'] = nlb_stats($ratios);
     }
     unset($row);
-    $results['scenarios']['cycle'] = ['repeats' => $repeats, 'rows' => $rows];
+    nlb_unpin_cycle_phase($placement);
+    $results['scenarios']['cycle'] = ['repeats' => $repeats, 'rows' => $rows, 'placement' => $placement['text']];
     save();
 }
 

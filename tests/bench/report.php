@@ -38,7 +38,8 @@ if (isset($S['cycle'])) {
     $md[] = '';
     $md[] = sprintf('Create the lock object, acquire (non-blocking), release, in a loop in one process. µs per cycle: '
         . 'median of %d interleaved runs [min..max of the runs]; each run is the mean over the stated cycles. '
-        . 'Ratio to the C floor: median [min..max] over the rounds of (this run / the C floor\'s run in the same round).', $c['repeats']);
+        . 'Ratio to the C floor: median [min..max] over the rounds of (this run / the C floor\'s run in the same round). '
+        . 'Placement: %s.', $c['repeats'], $c['placement'] ?? 'unpinned');
     $md[] = '';
     $md[] = '| backend | implementation | cycles × runs | µs/cycle median [min..max] | × C floor (paired) | target |';
     $md[] = '|---|---|---|---|---|---|';

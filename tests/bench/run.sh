@@ -16,6 +16,10 @@
 #   uncontended cycle with nativelock.fencing off and on, tests/bench/fencing.php, fencing.txt;
 #   auto_renew: the same with nativelock.auto_renew off and on, auto_renew.txt)
 #
+# The uncontended cycle runs with fixed CPU placement, NATIVELOCK_BENCH_PLACEMENT=split (default:
+# bench and C floors on CPU 0, servers on CPU 1), same (all on CPU 0) or none: unpinned, the
+# ratio to the C floor follows where the kernel happens to put each process (see bench.php).
+#
 # Ports (override with NATIVELOCK_BENCH_REDIS_PORT / _MYSQL_PORT / _FPM_PORT) are not the test
 # suite's, so a benchmark never touches the servers of a test run.
 set -euo pipefail
