@@ -102,6 +102,14 @@ namespace Nativelock {
         public function __construct(string $dsn, ?string $username = null, ?string $password = null, string $table = "shared_locks") {}
 
         public function getTable(): string {}
+
+        /**
+         * Frees $key whoever holds it (an administrator's action, Laravel's forceRelease()): the
+         * MySQL session holding it is ended (KILL), as a take-over of a lock past its TTL ends
+         * it, so every lock that session held goes with it; a lock of this process's own
+         * session is released instead. Returns once the name is free; true if it was held.
+         */
+        public function forceRelease(string $key): bool {}
     }
 
     /**

@@ -285,6 +285,34 @@ final class LaravelLockTest extends BridgeTestCase
         $this->assertSame('ok', $store->lock($name, 10)->block(1, fn () => 'ok'));
     }
 
+    public function testMysqlForceReleaseOfAnotherProcess(): void
+    {
+        $this->requireMysql();
+        $store = new NativeLockStore(new MysqlBackend(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword()));
+        $name = self::uniqueName('mysqlforce');
+        $child = $this->startChild(<<<'PHP'
+            $store = new Nativelock\Bridge\Laravel\NativeLockStore(new Nativelock\MysqlBackend($argv[1], $argv[2], $argv[3]));
+            $lock = $store->lock($argv[4], 300);
+            echo $lock->get() ? "held\n" : "busy\n";
+            fgets(STDIN);
+            echo $lock->release() ? "released\n" : "lost\n";
+            PHP, [self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword(), $name]);
+        $this->assertSame('held', $this->readLine($child));
+        $this->assertFalse($store->lock($name, 10)->get());
+        $store->lock($name)->forceRelease();
+        $mine = $store->lock($name, 10);
+        $this->assertTrue($mine->get(), 'free right after forceRelease(), not after the 300 s TTL');
+        $this->tell($child, 'go');
+        $this->assertSame('lost', $this->readLine($child), 'the forced-out holder is told');
+        $this->waitChild($child);
+        $this->assertFalse($store->lock($name, 10)->get(), 'the old holder\'s release did not free ours');
+        $this->assertTrue($mine->release());
+        // Our own lock: forceRelease() frees it without ending anything else.
+        $this->assertTrue($mine->get());
+        $mine->forceRelease();
+        $this->assertTrue($store->lock($name, 10)->get());
+    }
+
     public function testFromConfig(): void
     {
         $this->requireRedis();

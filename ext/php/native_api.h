@@ -45,6 +45,10 @@ const BackendConfig *backend_config(zend_object *backend);
 // Nativelock\LockException.
 bool throw_error(const PendingError &error, const char *context) noexcept;
 
+// MysqlBackend::forceRelease(): frees `key` whoever holds it (mysql::Protocol::force_release).
+// Throws the core's errors.
+bool mysql_force_release(const BackendConfig &config, const std::string &key);
+
 }  // namespace nativelock::php::native
 
 void nativelock_native_minit(int module_number);

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 2022c60148e4273937d5e07c240df719514b0554 */
+ * Stub hash: 0eceb18f847c594a35c56891fb16c481c092baa9 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Nativelock_Backend_getName, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
@@ -36,6 +36,8 @@ ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Nativelock_MysqlBackend___construct, 0, 0, 
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_Nativelock_MysqlBackend_getTable arginfo_class_Nativelock_Backend_getName
+
+#define arginfo_class_Nativelock_MysqlBackend_forceRelease arginfo_class_Nativelock_RedisBackend_forceRelease
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Nativelock_Lock___construct, 0, 0, 2)
 	ZEND_ARG_OBJ_INFO(0, backend, Nativelock\\Backend, 0)
@@ -94,6 +96,7 @@ ZEND_METHOD(Nativelock_FileBackend, __construct);
 ZEND_METHOD(Nativelock_FileBackend, getDirectory);
 ZEND_METHOD(Nativelock_MysqlBackend, __construct);
 ZEND_METHOD(Nativelock_MysqlBackend, getTable);
+ZEND_METHOD(Nativelock_MysqlBackend, forceRelease);
 ZEND_METHOD(Nativelock_Lock, __construct);
 ZEND_METHOD(Nativelock_Lock, acquire);
 ZEND_METHOD(Nativelock_Lock, refresh);
@@ -147,6 +150,7 @@ static const zend_function_entry class_Nativelock_FileBackend_methods[] = {
 static const zend_function_entry class_Nativelock_MysqlBackend_methods[] = {
 	ZEND_ME(Nativelock_MysqlBackend, __construct, arginfo_class_Nativelock_MysqlBackend___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(Nativelock_MysqlBackend, getTable, arginfo_class_Nativelock_MysqlBackend_getTable, ZEND_ACC_PUBLIC)
+	ZEND_ME(Nativelock_MysqlBackend, forceRelease, arginfo_class_Nativelock_MysqlBackend_forceRelease, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };
 

@@ -18,6 +18,7 @@ extern "C" {
 
 #include "common/error.hpp"
 #include "native_object.h"
+#include "mysql/protocol.hpp"
 #include "redis/lock.hpp"
 #include "redis/symfony_format.hpp"
 #include "redislock_object.h"
@@ -258,6 +259,27 @@ ZEND_METHOD(Nativelock_MysqlBackend, getTable) {
     const BackendConfig *config = backend_config(Z_OBJ_P(ZEND_THIS));
     if (!config) RETURN_THROWS();
     RETURN_STRINGL(config->table.data(), config->table.size());
+}
+
+ZEND_METHOD(Nativelock_MysqlBackend, forceRelease) {
+    zend_string *key;
+    ZEND_PARSE_PARAMETERS_START(1, 1)
+    Z_PARAM_STR(key)
+    ZEND_PARSE_PARAMETERS_END();
+    const BackendConfig *config = backend_config(Z_OBJ_P(ZEND_THIS));
+    if (!config) RETURN_THROWS();
+    if (ZSTR_LEN(key) == 0 ||
+        nativelock::mysql::name_length(std::string(ZSTR_VAL(key), ZSTR_LEN(key))) >
+            nativelock::mysql::kMaxNameChars) {
+        zend_argument_value_error(1, "must be a lock name of 1 to %zu characters",
+                                  nativelock::mysql::kMaxNameChars);
+        RETURN_THROWS();
+    }
+    bool freed = false;
+    NL_TRY
+    freed = mysql_force_release(*config, std::string(ZSTR_VAL(key), ZSTR_LEN(key)));
+    NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\MysqlBackend::forceRelease()")
+    RETURN_BOOL(freed);
 }
 
 void nativelock_native_lock_minit();

@@ -154,9 +154,10 @@ MysqlSessions &mysql_sessions() {
     return *NATIVELOCK_G(native_mysql);
 }
 
-// A session of this process that does not hold `name`, connected.
-std::shared_ptr<PooledSession> mysql_session_for(const LockState &state) {
-    auto &list = mysql_sessions().by_params[state.config.mysql->key()];
+// A session of this process that does not hold `key`, connected.
+std::shared_ptr<PooledSession> mysql_session_not_holding(const BackendConfig &config,
+                                                         const std::string &key) {
+    auto &list = mysql_sessions().by_params[config.mysql->key()];
     // Inherited across fork: the parent's sessions are forgotten without a word (no COM_QUIT).
     list.erase(std::remove_if(list.begin(), list.end(),
                               [](const std::shared_ptr<PooledSession> &s) {
@@ -164,10 +165,14 @@ std::shared_ptr<PooledSession> mysql_session_for(const LockState &state) {
                               }),
                list.end());
     for (auto &pooled : list) {
-        if (pooled->held.count(state.key) == 0) return pooled;
+        if (pooled->held.count(key) == 0) return pooled;
     }
-    list.push_back(std::make_shared<PooledSession>(*state.config.mysql));
+    list.push_back(std::make_shared<PooledSession>(*config.mysql));
     return list.back();
+}
+
+std::shared_ptr<PooledSession> mysql_session_for(const LockState &state) {
+    return mysql_session_not_holding(state.config, state.key);
 }
 
 long long mysql_ttl_seconds(std::optional<double> ttl) {
@@ -635,6 +640,20 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
 }
 
 }  // namespace
+
+bool mysql_force_release(const BackendConfig &config, const std::string &key) {
+    // A Lock of this process holding it: through its own session, which releases instead of
+    // ending itself (and the other locks on it) with a KILL.
+    std::shared_ptr<PooledSession> pooled;
+    for (auto &candidate : mysql_sessions().by_params[config.mysql->key()]) {
+        if (candidate->held.count(key) && candidate->session.owner_pid() == process::current_pid())
+            pooled = candidate;
+    }
+    if (!pooled) pooled = mysql_session_not_holding(config, key);
+    return mysql::Protocol(pooled->session, mysql::QuoteStyle::Default, config.table)
+        .force_release(key);
+}
+
 }  // namespace nativelock::php::native
 
 using namespace nativelock::php::native;

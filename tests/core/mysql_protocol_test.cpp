@@ -296,6 +296,26 @@ TEST_F(MysqlServer, HolderPastTtlIsKilled) {
     EXPECT_TRUE(pb.unlock(n));
 }
 
+TEST_F(MysqlServer, ForceReleaseEndsTheHoldingSessionAndFreesTheNameAtOnce) {
+    NativeSession a(server()), b(server());
+    std::string n = name("force"), other = name("force-other");
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    pa.lock(n, Deadline::after(0), 600);
+    pa.lock(other, Deadline::after(0), 600);
+    EXPECT_TRUE(pb.force_release(n));
+    // Free on return (the killed session's GET_LOCK is gone), with no TTL to wait for.
+    pb.lock(n, Deadline::after(0), 10);
+    EXPECT_FALSE(pa.has_remaining_ttl(n, 0)) << "the holder's session was ended";
+    EXPECT_FALSE(pa.has_remaining_ttl(other, 0)) << "and every lock it held went with it";
+    // Our own hold: released, not killed (the session still works afterwards).
+    EXPECT_TRUE(pb.force_release(n));
+    EXPECT_FALSE(pb.force_release(n)) << "nothing held any more";
+    pb.lock(n, Deadline::after(0), 10);
+    EXPECT_TRUE(pb.unlock(n));
+    EXPECT_TRUE(pb.force_release(other)) << "the killed holder's row is left over";
+    EXPECT_FALSE(pb.force_release(other));
+}
+
 // "No limit" is its own case: an unlimited wait on a contended lock waits (it once became
 // GET_LOCK(name, -1) and failed at once).
 TEST_F(MysqlServer, UnlimitedDeadlineWaitsForTheRelease) {

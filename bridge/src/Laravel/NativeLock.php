@@ -10,6 +10,7 @@ use Nativelock\Backend;
 use Nativelock\FileBackend;
 use Nativelock\Lock as NativeLockHandle;
 use Nativelock\LockException;
+use Nativelock\MysqlBackend;
 use Nativelock\RedisBackend;
 
 /**
@@ -133,10 +134,19 @@ class NativeLock extends Lock
 
             return;
         }
-        // MySQL: a GET_LOCK belongs to its session; only that session (or its end) releases it.
-        if (!$this->handle()->release()) {
-            throw new \BadMethodCallException(sprintf('Lock "%s": forceRelease() on the MySQL backend releases only a lock this owner holds; another session\'s lock ends with its TTL or its session.', $this->name));
+        if ($this->backend instanceof MysqlBackend) {
+            // A GET_LOCK ends only with its session: the holder's session is ended (KILL), as a
+            // take-over of a lock past its TTL ends it. Our own hold is released first, cleanly.
+            $this->handle()->release();
+            try {
+                $this->backend->forceRelease($this->name);
+            } catch (LockException $e) {
+                throw new \RuntimeException(sprintf('Force-releasing lock "%s" failed: %s', $this->name, $e->getMessage()), 0, $e);
+            }
+
+            return;
         }
+        throw new \BadMethodCallException(sprintf('Lock "%s": forceRelease() is not supported on a %s.', $this->name, get_debug_type($this->backend)));
     }
 
     /**

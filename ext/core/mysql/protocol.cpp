@@ -516,6 +516,47 @@ bool Protocol::unlock(const std::string &name) {
     return delete_own_row(name, false);
 }
 
+bool Protocol::force_release(const std::string &name, double settle_seconds) {
+    // NULL: free; 0: this session holds it; otherwise the holding session's id.
+    Result who = run("SELECT IF(IS_USED_LOCK(?) = CONNECTION_ID(), 0, IS_USED_LOCK(?))",
+                     {Param::str(name), Param::str(name)});
+    if (who.value && to_ll(who.value) == 0) {
+        delete_own_row(name, false);  // our row and our GET_LOCK, in one statement
+        return true;
+    }
+    if (!who.value) {
+        // Nobody holds GET_LOCK: only a row still marked acquired is left over (a row not
+        // marked is a client's between its INSERT and its GET_LOCK, and stays).
+        Result stale = run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " +
+                               q_acquired_ + " AND IS_USED_LOCK(?) IS NULL",
+                           {Param::str(name), Param::str(name)});
+        return stale.affected > 0;
+    }
+    const long long holder = to_ll(who.value);
+    try {
+        run("KILL " + std::to_string(holder), {}, false);
+    } catch (const SqlError &) {
+        // The session may have ended meanwhile.
+    }
+    // KILL returns before the server has torn the session down and let its locks go.
+    const auto until =
+        Deadline::Clock::now() + std::chrono::duration_cast<Deadline::Clock::duration>(
+                                     std::chrono::duration<double>(settle_seconds));
+    double pause = 0.001;
+    for (;;) {
+        Result still = run("SELECT IFNULL(IS_USED_LOCK(?), 0) = ?",
+                           {Param::str(name), Param::integer(holder)});
+        if (!still.value || *still.value != "1" || Deadline::Clock::now() >= until) break;
+        sleep_seconds(pause);
+        pause = std::min(pause * 2, 0.02);
+    }
+    // Only the killed session's row: a waiter woken by the KILL may hold the lock and have
+    // written its own row already.
+    run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ + " = ?",
+        {Param::str(name), Param::integer(holder)});
+    return true;
+}
+
 bool Protocol::release_at_end(const std::string &name) {
     return delete_own_row(name, true);
 }

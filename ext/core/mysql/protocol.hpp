@@ -83,6 +83,13 @@ class Protocol {
     // connection_id()) holds to expire `ttl` seconds from now; false if it no longer holds it
     // (its row is gone or another session's, or it lost GET_LOCK).
     bool extend_for(const std::string &name, unsigned long long holder, long long ttl);
+    // Native API, an administrator's action (Laravel's forceRelease()): frees `name` whoever
+    // holds it. Another session that holds GET_LOCK is ended (KILL), as a take-over ends a
+    // holder past its TTL, so every lock that session held goes with it and its process finds
+    // them lost; this session's own hold is released. The row goes too. Waits (up to
+    // `settle_seconds`) until the server has let the killed session's lock go, so the name is
+    // free on return. True if anything was held or registered.
+    bool force_release(const std::string &name, double settle_seconds = 2.0);
     // Native API: seconds left of a lock this session holds; nothing if it does not hold it.
     std::optional<long long> remaining_seconds(const std::string &name);
     void repair_table();

@@ -39,6 +39,7 @@ final Nativelock\FileBackend extends Nativelock\Backend
 final Nativelock\MysqlBackend extends Nativelock\Backend
   __construct(string $dsn, ?string $username = NULL, ?string $password = NULL, string $table = 'shared_locks')
   getTable(): string
+  forceRelease(string $key): bool
 final Nativelock\Lock extends -
   __construct(Nativelock\Backend $backend, string $key, ?string $token = NULL)
   acquire(?float $ttl = NULL, ?float $timeout = 0.0, bool $shared = false): bool
