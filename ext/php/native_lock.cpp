@@ -98,6 +98,8 @@ struct LockState {
     std::optional<double> ttl;
     // While held and auto-renewed (Redis, MySQL): the renewer thread's lease.
     renew::Lease lease;
+    // Its renewal found the lock lost before it was stopped (setAutoRenew(false)): still lost.
+    bool lease_lost = false;
     RegistryEntry entry;
 };
 using LockObject = NativeObject<LockState>;
@@ -137,8 +139,20 @@ void untrack(zend_object *object) {
     OBJ_RELEASE(object);
 }
 
+// Whether auto-renewal found this lock lost (expired or taken): known without a round trip.
+bool renewal_lost(const LockState &state) {
+    return state.lease_lost || state.lease.lost();
+}
+
+// Stops the auto-renewal (after a renewal in flight has landed), keeping what it found.
+void stop_renewal(LockState &state) noexcept {
+    if (state.lease.lost()) state.lease_lost = true;
+    state.lease.reset();
+}
+
 void mark_not_held(LockState &state) noexcept {
     state.lease.reset();
+    state.lease_lost = false;
     if (state.mysql) {
         state.mysql->held.erase(state.key);
         state.mysql.reset();
@@ -222,13 +236,12 @@ bool renewable(BackendKind kind) {
            kind == BackendKind::Mysql;
 }
 
-// Starts the renewer's lease on a lock this process holds (re)starting it with the current
-// TTL; no-op for a lock without expiry. Throws if the thread cannot be started.
-void start_renewal(LockState &state) {
-    state.lease.reset();
+// What the renewer sends to keep a lock this process holds alive at its current TTL; null for
+// a lock without expiry (or whose session is gone).
+std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state) {
     if (!state.held || state.held_pid != process::current_pid() || !renewable(state.config.kind))
-        return;
-    if (!state.ttl || *state.ttl >= kNoLimitSeconds) return;
+        return nullptr;
+    if (!state.ttl || *state.ttl >= kNoLimitSeconds) return nullptr;
     const long long ms = ttl_ms(state.ttl);
     std::unique_ptr<renew::Renewal> renewal;
     switch (state.config.kind) {
@@ -243,7 +256,7 @@ void start_renewal(LockState &state) {
                 });
             break;
         case BackendKind::Mysql:
-            if (!mysql_session_intact(state)) return;
+            if (!mysql_session_intact(state)) return nullptr;
             // Judged by the holding session's connection id, unique while that session lives
             // (the renewal also needs it to hold GET_LOCK).
             renewal = mysql::make_renewal(
@@ -251,10 +264,20 @@ void start_renewal(LockState &state) {
                 state.mysql->session.connection_id(), mysql_ttl_seconds(state.ttl));
             break;
         default:
-            return;
+            break;
     }
-    state.lease =
-        renew::Renewer::instance().start(std::move(renewal), std::chrono::milliseconds(ms));
+    return renewal;
+}
+
+// Starts the renewer's lease on a lock this process holds, which was given its TTL at `since`
+// (the acquisition's reply, a refresh's send); no-op for a lock without expiry. Throws if the
+// thread cannot be started.
+void start_renewal(LockState &state, std::chrono::steady_clock::time_point since) {
+    state.lease.reset();
+    std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state);
+    if (!renewal) return;
+    state.lease = renew::Renewer::instance().start(
+        std::move(renewal), std::chrono::milliseconds(ttl_ms(state.ttl)), since);
 }
 
 // Releases on the backend if this process holds the lock. Throws on backend errors.
@@ -529,6 +552,40 @@ bool refresh_on_backend(LockState &state, std::optional<double> ttl) {
     return false;
 }
 
+// Whether this lock is to be auto-renewed while held.
+bool wants_renewal(const LockState &state) {
+    return renewable(state.config.kind) && state.auto_renew.value_or(NATIVELOCK_G(auto_renew));
+}
+
+// Gives the lock a new TTL (files: checks that it is still ours). An auto-renewal goes on at
+// the new TTL; it is held back while the refresh is on the wire, so that no renewal sent with
+// the old TTL lands after it. `renew_after`: start a renewal if none runs. Returns false if the
+// lock is lost. Throws on backend errors (a renewal then goes on as before).
+bool refresh_held(LockState &state, std::optional<double> ttl, bool renew_after) {
+    if (renewal_lost(state)) return false;
+    if (!state.lease.active()) {
+        const auto sent = std::chrono::steady_clock::now();
+        if (!refresh_on_backend(state, ttl)) return false;
+        state.ttl = ttl;
+        if (renew_after) start_renewal(state, sent);
+        return true;
+    }
+    // Renewals are held back while the refresh is on the wire; unless resumed with the new
+    // TTL below, they go on as after a refresh of unknown outcome.
+    renew::PausedLease paused(state.lease, std::chrono::milliseconds(ttl_ms(ttl)));
+    if (state.lease.lost()) return false;
+    if (!refresh_on_backend(state, ttl)) return false;
+    state.ttl = ttl;
+    std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state);
+    if (!renewal) {
+        paused.dismiss();
+        stop_renewal(state);  // no expiry now: nothing to renew
+        return true;
+    }
+    paused.resume(std::move(renewal));
+    return true;
+}
+
 enum class Outcome { Acquired, NotAcquired, Error, Thrown, Bailout };
 
 // The C++ part of acquire(): every C++ object of the wait lives in this frame; signal handlers
@@ -608,6 +665,8 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
             state->waiting = false;
         }
         if (!got) return Outcome::NotAcquired;
+        // Its TTL counts from about now (the lease's margin covers the reply's way back).
+        const auto acquired_at = std::chrono::steady_clock::now();
         if (state->fencing) token = draw_fence_or_give_back(*state, token);
         state->fence = token;
         if (state->config.kind == BackendKind::RedisPlain ||
@@ -620,7 +679,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         state->ttl = ttl;
         if (renewable(state->config.kind) && state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
             try {
-                start_renewal(*state);
+                start_renewal(*state, acquired_at);
             } catch (...) {
                 // No renewer thread: the lock is given back, not held unrenewed.
                 try {
@@ -759,11 +818,7 @@ ZEND_METHOD(Nativelock_Lock, acquire) {
     }
     if (held_here(*state) && state->shared == shared) {
         // Taken again by its holder: the new TTL (files: nothing to do), which a renewal keeps.
-        if (!state->lease.lost() && refresh_on_backend(*state, ttl)) {
-            state->ttl = ttl;
-            if (state->lease.active()) start_renewal(*state);
-            RETURN_TRUE;
-        }
+        if (refresh_held(*state, ttl, wants_renewal(*state))) RETURN_TRUE;
         mark_not_held(*state);
     }
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::acquire()")
@@ -804,7 +859,7 @@ ZEND_METHOD(Nativelock_Lock, refresh) {
     }
     bool ok = false;
     NL_TRY
-    ok = refresh_on_backend(*state, ttl);
+    ok = refresh_held(*state, ttl, wants_renewal(*state));
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::refresh()")
     if (!ok && state->held) {
         mark_not_held(*state);  // expired or taken: lost
@@ -834,7 +889,9 @@ ZEND_METHOD(Nativelock_Lock, release) {
     bool released = false;
     // A lock its auto-renewal found expired or taken: release() says false (after giving back
     // whatever is still ours).
-    const bool lost = state->lease.lost();
+    const bool lost = renewal_lost(*state);
+    // The renewal goes on until the release has succeeded (mark_not_held() then ends it, after
+    // a renewal in flight has landed: none can reach a later acquisition with this token).
     NL_TRY
     released = release_on_backend(*state) && !lost;
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::release()")
@@ -880,7 +937,7 @@ ZEND_METHOD(Nativelock_Lock, isAcquired) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    RETURN_BOOL(held_here(*state) && !state->lease.lost());
+    RETURN_BOOL(held_here(*state) && !renewal_lost(*state));
 }
 
 ZEND_METHOD(Nativelock_Lock, setAutoRenew) {
@@ -900,11 +957,19 @@ ZEND_METHOD(Nativelock_Lock, setAutoRenew) {
     }
     state->auto_renew = enabled;
     if (!enabled) {
-        state->lease.reset();
-    } else if (held_here(*state) && !state->lease.active()) {
+        stop_renewal(*state);
+    } else if (held_here(*state) && !state->lease.active() && !renewal_lost(*state) && state->ttl &&
+               *state->ttl < kNoLimitSeconds) {
+        // Held for a while already: its TTL is set again now (which also says whether it is
+        // still ours), so the lease starts from a known expiry.
+        bool still_held = false;
         NL_TRY
-        start_renewal(*state);
+        still_held = refresh_held(*state, state->ttl, true);
         NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::setAutoRenew()")
+        if (!still_held) {
+            mark_not_held(*state);
+            untrack(object);
+        }
     }
     RETURN_OBJ_COPY(object);
 }
@@ -913,7 +978,7 @@ ZEND_METHOD(Nativelock_Lock, isAutoRenewed) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    RETURN_BOOL(held_here(*state) && state->lease.active() && !state->lease.lost());
+    RETURN_BOOL(held_here(*state) && state->lease.active() && !renewal_lost(*state));
 }
 
 ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
@@ -921,7 +986,7 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
     if (state->token_pid != process::current_pid() || (state->held && !held_here(*state)) ||
-        state->lease.lost()) {
+        renewal_lost(*state)) {
         RETURN_DOUBLE(0.0);
     }
     std::optional<long long> ms;
@@ -966,7 +1031,7 @@ ZEND_METHOD(Nativelock_Lock, detach) {
     state->detached = true;
     // Its TTL ends it now: a renewal would keep it beyond the request (and, in a worker, for
     // ever).
-    state->lease.reset();
+    stop_renewal(*state);
     state->auto_renew = false;
     untrack(object);
 }

@@ -134,6 +134,8 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
             }
         }
         if (!got) return LockOutcome::NotAcquired;
+        // Its TTL counts from about now (the lease's margin covers the reply's way back).
+        const auto acquired_at = std::chrono::steady_clock::now();
         state = &state_of(object);
         state->connection_in_use = redislock_globals().pool.pin(*params);
         state->held = true;
@@ -142,9 +144,10 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         state->key.assign(key.data(), key.size());
         state->params = std::move(params);
         state->fence = fence;
+        state->key_ttl = ttl;
         if (state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
             try {
-                start_renewal(*state);
+                start_renewal(*state, acquired_at);
             } catch (...) {
                 // No thread: the lock is given back rather than held without its renewal.
                 try {
@@ -287,7 +290,7 @@ ZEND_METHOD(RedisLock, release) {
     if (!state.held) return;
     // Auto-renewal found the key gone or taken: the caller learns it here, after the release
     // (which deletes nothing that is not ours).
-    const bool lost = state.lease.lost() && state.pid == process::current_pid();
+    const bool lost = renewal_lost(state) && state.pid == process::current_pid();
     NL_TRY
     release_key(state);
     NL_CATCH_WITH(throw_error)
@@ -372,17 +375,42 @@ ZEND_METHOD(RedisLock, refresh) {
     }
     seconds = effective_ttl(seconds);
     if (!state->held || state->pid != process::current_pid()) RETURN_FALSE;
+    if (renewal_lost(*state)) RETURN_FALSE;  // known without a round trip
+    bool refreshed = false;
     NL_TRY
-    auto &conn = redislock_globals().pool.get(*state->params);
-    RETURN_BOOL(redis::refresh(conn, state->key, state->value, seconds * 1000));
+    if (!state->lease.active()) {
+        refreshed = redis::refresh(redislock_globals().pool.get(*state->params), state->key,
+                                   state->value, seconds * 1000);
+        if (refreshed) state->key_ttl = seconds;
+    } else {
+        // Auto-renewed: the renewal is held back while the refresh is on the wire (one sent
+        // with the old TTL must not land after it), then goes on at the new TTL; unless the
+        // refresh succeeded, as after a refresh of unknown outcome.
+        renew::PausedLease paused(state->lease, std::chrono::seconds(seconds));
+        if (!state->lease.lost()) {
+            refreshed = redis::refresh(redislock_globals().pool.get(*state->params), state->key,
+                                       state->value, seconds * 1000);
+        }
+        if (refreshed) {
+            state->key_ttl = seconds;
+            std::unique_ptr<renew::Renewal> renewal = make_renewal_for(*state, seconds);
+            if (renewal) {
+                paused.resume(std::move(renewal));
+            } else {
+                paused.dismiss();
+                stop_renewal(*state);  // no expiry now: nothing to renew
+            }
+        }
+    }
     NL_CATCH_WITH(throw_error)
+    RETURN_BOOL(refreshed);
 }
 
 ZEND_METHOD(RedisLock, getRemainingLifetime) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (!state->held || state->pid != process::current_pid() || state->lease.lost()) RETURN_NULL();
+    if (!state->held || state->pid != process::current_pid() || renewal_lost(*state)) RETURN_NULL();
     NL_TRY
     auto &conn = redislock_globals().pool.get(*state->params);
     auto ms = redis::remaining_ms(conn, state->key, state->value);
@@ -397,7 +425,7 @@ ZEND_METHOD(RedisLock, isAcquired) {
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
     if (!state->held || state->pid != process::current_pid()) RETURN_FALSE;
-    if (state->lease.lost()) RETURN_FALSE;  // known without a round trip
+    if (renewal_lost(*state)) RETURN_FALSE;  // known without a round trip
     NL_TRY
     auto &conn = redislock_globals().pool.get(*state->params);
     RETURN_BOOL(redis::is_held(conn, state->key, state->value));
@@ -414,10 +442,19 @@ ZEND_METHOD(RedisLock, setAutoRenew) {
     if (!state) RETURN_THROWS();
     state->auto_renew = enabled;
     if (!enabled) {
-        state->lease.reset();
-    } else if (state->held && state->pid == process::current_pid()) {
+        stop_renewal(*state);
+    } else if (state->held && state->pid == process::current_pid() && !state->lease.active() &&
+               !renewal_lost(*state) && renewable_ttl(state->key_ttl)) {
+        // Held for a while already: the key is given its TTL again now (which also says
+        // whether it is still ours), so the lease starts from a known expiry.
         NL_TRY
-        start_renewal(*state);
+        const auto sent = std::chrono::steady_clock::now();
+        if (redis::refresh(redislock_globals().pool.get(*state->params), state->key, state->value,
+                           state->key_ttl * 1000)) {
+            start_renewal(*state, sent);
+        } else {
+            state->lease_lost = true;  // expired or taken: release() says so
+        }
         NL_CATCH_WITH(throw_error)
     }
     RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
@@ -428,7 +465,7 @@ ZEND_METHOD(RedisLock, isAutoRenewed) {
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
     RETURN_BOOL(state->held && state->pid == process::current_pid() && state->lease.active() &&
-                !state->lease.lost());
+                !renewal_lost(*state));
 }
 
 ZEND_METHOD(RedisLock, getFencingToken) {

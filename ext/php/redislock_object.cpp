@@ -106,18 +106,25 @@ void release_key(LockState &state) {
         mark_not_held(state);
         return;
     }
+    // The renewal goes on until the release has succeeded (mark_not_held() then ends it, after
+    // a renewal in flight has landed: none can reach a later lock() with this value).
     auto &conn = redislock_globals().pool.get(*state.params);
     redis::release(conn, state.key, state.value);
     mark_not_held(state);
 }
 
-void start_renewal(LockState &state) {
-    if (!state.held || state.pid != process::current_pid() || state.lease.active()) return;
-    const long long ttl = state.timeout > kMaxTtlSeconds ? kMaxTtlSeconds : state.timeout;
-    if (ttl < 1 || ttl >= kMaxTtlSeconds) return;  // no expiry worth renewing
-    state.lease = renew::Renewer::instance().start(
-        redis::make_renewal(*state.params, state.key, state.value, ttl * 1000),
-        std::chrono::seconds(ttl));
+std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state, long long ttl_seconds) {
+    if (!state.held || state.pid != process::current_pid()) return nullptr;
+    if (!renewable_ttl(ttl_seconds)) return nullptr;  // no expiry: nothing to renew
+    return redis::make_renewal(*state.params, state.key, state.value, ttl_seconds * 1000);
+}
+
+void start_renewal(LockState &state, std::chrono::steady_clock::time_point since) {
+    if (state.lease.active()) return;
+    std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state, state.key_ttl);
+    if (!renewal) return;
+    state.lease = renew::Renewer::instance().start(std::move(renewal),
+                                                   std::chrono::seconds(state.key_ttl), since);
 }
 
 void track(zend_object *object) {

@@ -72,9 +72,13 @@ struct LockState {
     long long fence = 0;
     // setAutoRenew(): this lock's choice; nothing follows nativelock.auto_renew at lock().
     std::optional<bool> auto_renew;
+    // While held: the TTL the key was last given (seconds): at lock(), by refresh().
+    long long key_ttl = 0;
     // While held and auto-renewed: the renewer thread's lease on the key (lost() once a
     // renewal found it gone or taken).
     renew::Lease lease;
+    // Its renewal found the lock lost before it was stopped (setAutoRenew(false)): still lost.
+    bool lease_lost = false;
     // While held: the pooled connection the lock is refreshed and released on is not closed
     // for being idle.
     redis::Pool::Pin connection_in_use;
@@ -93,6 +97,7 @@ inline LockState &state_of(zend_object *object) {
 inline void mark_not_held(LockState &state) noexcept {
     state.held = false;
     state.lease.reset();
+    state.lease_lost = false;
     state.connection_in_use.reset();
 }
 
@@ -107,9 +112,28 @@ zend_object *object_of_entry(RegistryEntry *entry);
 // Deletes the key on the server if this process holds it (a lock taken before fork() is only
 // forgotten). Throws if the server cannot be asked; the lock then stays held.
 void release_key(LockState &state);
-// Starts the renewer's lease on a lock this process holds (no-op for a lock without expiry).
-// Throws if the thread cannot be started.
-void start_renewal(LockState &state);
+// Whether auto-renewal found this lock lost (expired or taken): known without a round trip.
+inline bool renewal_lost(const LockState &state) {
+    return state.lease_lost || state.lease.lost();
+}
+
+// Stops the auto-renewal (after a renewal in flight has landed), keeping what it found.
+inline void stop_renewal(LockState &state) noexcept {
+    if (state.lease.lost()) state.lease_lost = true;
+    state.lease.reset();
+}
+
+// What the renewer sends to keep the key alive at `ttl_seconds`; null for a lock this process
+// does not hold or a TTL without expiry worth renewing.
+std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state, long long ttl_seconds);
+// Whether a key TTL is one auto-renewal keeps alive (not "no expiry").
+inline bool renewable_ttl(long long ttl_seconds) {
+    return ttl_seconds >= 1 && ttl_seconds < kMaxTtlSeconds;
+}
+// Starts the renewer's lease on a lock this process holds, whose key was given key_ttl at
+// `since` (the acquisition's reply, a refresh's send); no-op for a lock without expiry. Throws
+// if the thread cannot be started.
+void start_renewal(LockState &state, std::chrono::steady_clock::time_point since);
 // Links a freshly acquired lock into the registry, with a reference to its object.
 void track(zend_object *object);
 // Unlinks; returns whether the registry's reference must now be dropped by the caller.

@@ -223,6 +223,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
             core::Protocol protocol(session(), quote_style());
             try {
                 protocol.lock(lock_name, deadline, ttl_whole, stop_waiting);
+                // Its TTL counts from about now (the lease's margin covers the reply's way).
+                const auto acquired_at = std::chrono::steady_clock::now();
                 long long fence = 0;
                 if (NATIVELOCK_G(fencing)) {
                     // Drawn while GET_LOCK is held, on the session that holds it. A lock whose
@@ -244,7 +246,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                 track(lock_name, fence, ttl_whole);
                 if (NATIVELOCK_G(auto_renew)) {
                     try {
-                        start_renewal(*held_lock(lock_name));
+                        start_renewal(*held_lock(lock_name), acquired_at);
                     } catch (...) {
                         // No renewer thread: the lock is given back, not held unrenewed.
                         untrack(lock_name);
@@ -290,7 +292,7 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
     std::string lock_name = str_of(name);
     bool released = false;
     HeldLock *held = held_lock(lock_name);
-    const bool renewal_lost = held && held->lease.lost();
+    const bool renewal_lost = held && held->renewal_lost();
     NL_TRY
     core::Protocol protocol(session(), quote_style());
     bool lost = held_by_an_earlier_session(lock_name);
@@ -327,7 +329,7 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
     }
     bool ok = false;
     HeldLock *held = held_lock(lock_name);
-    if (held && held->lease.lost()) {
+    if (held && held->renewal_lost()) {
         // Auto-renewal found it expired or taken: known without a round trip.
         throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);
         RETURN_THROWS();
@@ -444,7 +446,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
                          ? held_lock(std::string(Z_STRVAL_P(name), Z_STRLEN_P(name)))
                          : nullptr;
     if (!enabled) {
-        if (held) held->lease.reset();
+        if (held) held->stop_renewal();
         RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
     }
     const char *refusal = !held ? "Lock is not held: nothing to renew"
@@ -456,8 +458,25 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
         throw_lock_exception(ce_exception, name, nullptr, refusal, nullptr);
         RETURN_THROWS();
     }
+    if (held->lease.active() || held->renewal_lost()) RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
     NL_TRY
-    start_renewal(*held);
+    // Held for a while already: its row is given its TTL again now (which also says whether
+    // it is still ours), so the lease starts from a known expiry.
+    const std::string lock_name = held->name;
+    const long long ttl = held->ttl;
+    bool still_held = true;
+    const auto sent = std::chrono::steady_clock::now();
+    if (ttl >= 1 && ttl < core::kMaxTtlSeconds) {
+        core::Protocol protocol(session(), quote_style());
+        still_held = protocol.extend(lock_name, ttl);
+        drop_previous();
+    }
+    held = held_lock(lock_name);  // fetched again: the session may have been replaced
+    if (held && still_held) {
+        start_renewal(*held, sent);
+    } else if (held) {
+        held->lease_lost = true;  // expired or taken: unlock() says so
+    }
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, name, nullptr)
     RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }

@@ -159,7 +159,7 @@ HeldLock *held_lock(const std::string &name) {
     return nullptr;
 }
 
-void start_renewal(HeldLock &lock) {
+void start_renewal(HeldLock &lock, std::chrono::steady_clock::time_point since) {
     RequestState &s = st();
     if (lock.lease.active() || s.held_via_pdo || !s.held_native) return;
     if (lock.ttl < 1 || lock.ttl >= core::kMaxTtlSeconds) return;  // no expiry worth renewing
@@ -169,7 +169,7 @@ void start_renewal(HeldLock &lock) {
     lock.lease = nativelock::renew::Renewer::instance().start(
         core::make_renewal(s.held_native->params(), quote_style(), "shared_locks", lock.name,
                            s.held_native->connection_id(), lock.ttl),
-        std::chrono::seconds(lock.ttl));
+        std::chrono::seconds(lock.ttl), since);
 }
 
 long long held_fence(const std::string &name) {

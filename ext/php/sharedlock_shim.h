@@ -115,6 +115,15 @@ struct HeldLock {
     long long ttl = 0;
     // While auto-renewed (native driver only): the renewer thread's lease on its row.
     nativelock::renew::Lease lease;
+    // Its renewal found it lost before it was stopped (setAutoRenew(false)): still lost.
+    bool lease_lost = false;
+
+    bool renewal_lost() const { return lease_lost || lease.lost(); }
+    // Stops the auto-renewal (after a renewal in flight has landed), keeping what it found.
+    void stop_renewal() noexcept {
+        if (lease.lost()) lease_lost = true;
+        lease.reset();
+    }
 };
 
 // SharedLock's static state for one request (the package keeps it in static properties).
@@ -185,9 +194,10 @@ void release_before_switch();
 void track(const std::string &name, long long fence = 0, long long ttl = 0);
 // The lock of `name` this process holds in this request (the latest), or nullptr.
 HeldLock *held_lock(const std::string &name);
-// Starts auto-renewal of a lock held on the native session (no-op on a PDO, for a lock
-// without expiry, or one already renewed). Throws if the thread cannot be started.
-void start_renewal(HeldLock &lock);
+// Starts auto-renewal of a lock held on the native session, whose row was given its TTL at
+// `since` (no-op on a PDO, for a lock without expiry, or one already renewed). Throws if the
+// thread cannot be started.
+void start_renewal(HeldLock &lock, std::chrono::steady_clock::time_point since);
 void untrack(const std::string &name);
 // The fencing token of `name` as this process holds it in this request: -1 if it does not hold
 // it, 0 if it was taken without a token.

@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <mutex>
 #include <chrono>
 #include <thread>
 
@@ -47,12 +50,12 @@ TEST(Renewer, RenewsAtAThirdOfTheTtlUntilTheLeaseEnds) {
     renew::Renewer renewer;
     auto renewal = std::make_unique<Scripted>();
     auto calls = renewal->calls;
-    renew::Lease lease = renewer.start(std::move(renewal), 300ms);
+    renew::Lease lease = renewer.start(std::move(renewal), 600ms);
     EXPECT_TRUE(renewer.stats().running);
     std::this_thread::sleep_for(80ms);
     EXPECT_EQ(calls->load(), 0) << "the first renewal comes at ttl/3, not at once";
-    std::this_thread::sleep_for(1000ms);
-    // 1.08 s at 100 ms: about 10 renewals; generous bounds for a loaded machine.
+    std::this_thread::sleep_for(2000ms);
+    // 2.08 s at 200 ms: about 10 renewals; generous bounds for a loaded machine.
     EXPECT_GE(calls->load(), 4);
     EXPECT_LE(calls->load(), 12);
     EXPECT_EQ(lease.renewed(), static_cast<std::uint64_t>(calls->load()));
@@ -70,7 +73,7 @@ TEST(Renewer, ALeaseFoundGoneIsMarkedLostAndNotRenewedAgain) {
     auto renewal = std::make_unique<Scripted>();
     auto calls = renewal->calls;
     renewal->answer->store(Outcome::Lost);
-    renew::Lease lease = renewer.start(std::move(renewal), 60ms);
+    renew::Lease lease = renewer.start(std::move(renewal), 300ms);
     ASSERT_TRUE(eventually([&] { return lease.lost(); }, 2000ms));
     std::this_thread::sleep_for(200ms);
     EXPECT_EQ(calls->load(), 1);
@@ -84,12 +87,12 @@ TEST(Renewer, FailuresAreRetriedAndALeaseUnrenewedForAWholeTtlIsLost) {
     auto calls = renewal->calls;
     auto answer = renewal->answer;
     answer->store(Outcome::Failed);
-    renew::Lease lease = renewer.start(std::move(renewal), 600ms);
-    // First try at 200 ms, then every 60 ms: several tries before the TTL has passed.
-    std::this_thread::sleep_for(450ms);
+    renew::Lease lease = renewer.start(std::move(renewal), 1200ms);
+    // First try at 400 ms, then every 120 ms: several tries before the TTL has passed.
+    std::this_thread::sleep_for(700ms);
     EXPECT_FALSE(lease.lost());
     EXPECT_GE(calls->load(), 2);
-    EXPECT_TRUE(eventually([&] { return lease.lost(); }, 2000ms));
+    EXPECT_TRUE(eventually([&] { return lease.lost(); }, 3000ms));
     EXPECT_GE(lease.failed(), 3u);
 }
 
@@ -98,7 +101,7 @@ TEST(Renewer, AFailureThatRecoversKeepsTheLease) {
     auto renewal = std::make_unique<Scripted>();
     auto answer = renewal->answer;
     answer->store(Outcome::Failed);
-    renew::Lease lease = renewer.start(std::move(renewal), 600ms);
+    renew::Lease lease = renewer.start(std::move(renewal), 1200ms);
     ASSERT_TRUE(eventually([&] { return lease.failed() >= 1; }, 2000ms));
     answer->store(Outcome::Renewed);
     ASSERT_TRUE(eventually([&] { return lease.renewed() >= 1; }, 2000ms));
@@ -113,10 +116,10 @@ TEST(Renewer, ManyLeasesOneThread) {
     for (int i = 0; i < 50; ++i) {
         auto r = std::make_unique<Scripted>();
         calls.push_back(r->calls);
-        leases.push_back(renewer.start(std::move(r), 150ms));
+        leases.push_back(renewer.start(std::move(r), 300ms));
     }
     EXPECT_EQ(renewer.stats().threads_started, 1u);
-    std::this_thread::sleep_for(600ms);
+    std::this_thread::sleep_for(1000ms);
     for (auto &c : calls) EXPECT_GE(c->load(), 2);
     leases.erase(leases.begin(), leases.begin() + 25);
     EXPECT_EQ(renewer.stats().leases, 25u);
@@ -129,10 +132,197 @@ TEST(Renewer, StartsAgainAfterStopping) {
     for (int round = 0; round < 20; ++round) {
         auto r = std::make_unique<Scripted>();
         auto calls = r->calls;
-        renew::Lease lease = renewer.start(std::move(r), 30ms);
+        renew::Lease lease = renewer.start(std::move(r), 300ms);
         ASSERT_TRUE(eventually([&] { return calls->load() >= 1; }, 2000ms)) << round;
     }
     EXPECT_GE(renewer.stats().threads_started, 1u);
+}
+
+// Takes `delay` for each renewal (a server that answers slowly), then answers Renewed.
+struct Slow : renew::Renewal {
+    std::chrono::milliseconds delay;
+    std::shared_ptr<std::atomic<int>> started = std::make_shared<std::atomic<int>>(0);
+    std::shared_ptr<std::atomic<int>> finished = std::make_shared<std::atomic<int>>(0);
+    explicit Slow(std::chrono::milliseconds d) : delay(d) {}
+    Outcome renew(renew::Connections &) override {
+        ++*started;
+        std::this_thread::sleep_for(delay);
+        ++*finished;
+        return Outcome::Renewed;
+    }
+};
+
+// Blocks each renewal until released (a server that has not answered yet).
+struct Latched : renew::Renewal {
+    struct Gate {
+        std::mutex mutex;
+        std::condition_variable opened;
+        bool open = false;
+        int started = 0;
+        int finished = 0;
+    };
+    std::shared_ptr<Gate> gate = std::make_shared<Gate>();
+    Outcome renew(renew::Connections &) override {
+        std::unique_lock<std::mutex> lock(gate->mutex);
+        ++gate->started;
+        gate->opened.wait(lock, [&] { return gate->open; });
+        ++gate->finished;
+        return Outcome::Renewed;
+    }
+};
+
+// Ending a lease while its renewal is on the wire waits for that renewal: the holder's next
+// step (a release, a new acquisition with the same token) cannot be overtaken by it.
+TEST(Renewer, ResetWaitsForARenewalInFlight) {
+    renew::Renewer renewer;
+    auto r = std::make_unique<Latched>();
+    auto gate = r->gate;
+    renew::Lease lease = renewer.start(std::move(r), 3000ms);  // first renewal at 1 s
+    ASSERT_TRUE(eventually(
+        [&] {
+            std::lock_guard<std::mutex> lock(gate->mutex);
+            return gate->started == 1;
+        },
+        5000ms));
+    std::atomic<bool> reset_done{false};
+    std::thread holder([&] {
+        lease.reset();
+        reset_done = true;
+    });
+    std::this_thread::sleep_for(300ms);
+    EXPECT_FALSE(reset_done.load()) << "reset() returned while the renewal was in flight";
+    {
+        std::lock_guard<std::mutex> lock(gate->mutex);
+        gate->open = true;
+    }
+    gate->opened.notify_all();
+    holder.join();
+    std::lock_guard<std::mutex> lock(gate->mutex);
+    EXPECT_EQ(gate->finished, 1);
+    EXPECT_EQ(gate->started, 1) << "no renewal after the lease ended";
+}
+
+// Two PHP threads (ZTS) starting leases while the renewer thread is on its way out: one joins
+// the old thread and starts a new one; the other must not join that new, running thread (it
+// would wait until every lease ended).
+TEST(Renewer, ConcurrentStartsWhileTheThreadLeavesDoNotBlock) {
+    // A connection that takes a while to close: the old thread is still leaving when the
+    // starts come.
+    struct SlowToClose {
+        ~SlowToClose() { std::this_thread::sleep_for(300ms); }
+    };
+    struct OpensSlowToClose : renew::Renewal {
+        std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
+        Outcome renew(renew::Connections &connections) override {
+            connections.get<SlowToClose>("slow", [] { return std::make_unique<SlowToClose>(); });
+            ++*calls;
+            return Outcome::Renewed;
+        }
+    };
+    renew::Renewer renewer;
+    for (int round = 0; round < 3; ++round) {
+        auto first = std::make_unique<OpensSlowToClose>();
+        auto calls = first->calls;
+        renew::Lease opener = renewer.start(std::move(first), 300ms);
+        ASSERT_TRUE(eventually([&] { return calls->load() >= 1; }, 3000ms));
+        opener.reset();  // the thread leaves, closing the slow connection
+        std::this_thread::sleep_for(20ms);
+        renew::Lease a, b;
+        std::atomic<bool> a_done{false}, b_done{false};
+        std::thread ta([&] {
+            a = renewer.start(std::make_unique<Scripted>(), 3000ms);
+            a_done = true;
+        });
+        std::thread tb([&] {
+            b = renewer.start(std::make_unique<Scripted>(), 3000ms);
+            b_done = true;
+        });
+        bool both = eventually([&] { return a_done && b_done; }, 2000ms);
+        EXPECT_TRUE(both) << "round " << round << ": a start() waited for the new thread";
+        if (!both) {  // unblock a start() stuck joining a running thread
+            a_done ? a.reset() : b.reset();
+        }
+        ta.join();
+        tb.join();
+        a.reset();
+        b.reset();
+        EXPECT_TRUE(eventually([&] { return !renewer.stats().running; }, 3000ms));
+    }
+}
+
+// A lease whose renewal does not come back in time (the server stalls, or the whole process
+// was frozen) reports lost once its TTL has run out, without waiting for the thread; said once,
+// it stays lost even if the late renewal then succeeds.
+TEST(Renewer, ALeaseNotRenewedInTimeIsLostAtOnceAndForGood) {
+    renew::Renewer renewer;
+    auto r = std::make_unique<Slow>(1800ms);
+    auto finished = r->finished;
+    renew::Lease lease = renewer.start(std::move(r), 600ms);  // renewal at 200 ms takes 1.8 s
+    EXPECT_FALSE(lease.lost());
+    std::this_thread::sleep_for(200ms);
+    EXPECT_FALSE(lease.lost()) << "still within its TTL";
+    std::this_thread::sleep_for(600ms);  // 800 ms: the TTL ran out, the renewal is still on
+    EXPECT_EQ(finished->load(), 0);
+    EXPECT_TRUE(lease.lost());
+    ASSERT_TRUE(eventually([&] { return finished->load() == 1; }, 3000ms));
+    EXPECT_TRUE(eventually([&] { return renewer.stats().leases == 0; }, 2000ms))
+        << "the renewer drops a lease said to be lost";
+    EXPECT_TRUE(lease.lost());
+}
+
+// A thread held up past a lease's TTL (here by another lease's slow server) does not extend
+// it late: the lock may have expired and been taken meanwhile.
+TEST(Renewer, ARenewalDueAfterTheTtlRanOutIsNotSent) {
+    renew::Renewer renewer;
+    auto slow = std::make_unique<Slow>(1500ms);
+    auto blocker_started = slow->started;
+    renew::Lease blocker = renewer.start(std::move(slow), 600ms);  // busy from 200 to 1700 ms
+    ASSERT_TRUE(eventually([&] { return blocker_started->load() == 1; }, 3000ms));
+    auto quick = std::make_unique<Scripted>();
+    auto calls = quick->calls;
+    // Due 200 ms from now, trusted for 565 ms: both pass while the thread is busy.
+    renew::Lease starved = renewer.start(std::move(quick), 600ms);
+    ASSERT_TRUE(eventually([&] { return starved.lost(); }, 3000ms));
+    std::this_thread::sleep_for(1700ms);  // the thread is free again
+    EXPECT_EQ(calls->load(), 0);
+    blocker.reset();
+}
+
+// A refresh by the holder pauses the renewals (and waits for one in flight); resume() goes on
+// with the new TTL's renewal and interval, resume_after_unknown() with the old one at once.
+TEST(Renewer, PauseHoldsRenewalsBackAndResumeTakesTheNewTtl) {
+    renew::Renewer renewer;
+    auto first = std::make_unique<Scripted>();
+    auto first_calls = first->calls;
+    renew::Lease lease = renewer.start(std::move(first), 600ms);
+    ASSERT_TRUE(eventually([&] { return first_calls->load() >= 1; }, 3000ms));
+    lease.pause();
+    int paused_at = first_calls->load();
+    std::this_thread::sleep_for(450ms);  // more than two intervals
+    EXPECT_EQ(first_calls->load(), paused_at);
+    auto second = std::make_unique<Scripted>();
+    auto second_calls = second->calls;
+    lease.resume(std::move(second), 3000ms, renew::Renewer::Clock::now());
+    std::this_thread::sleep_for(600ms);
+    EXPECT_EQ(first_calls->load(), paused_at) << "the old renewal is gone";
+    EXPECT_EQ(second_calls->load(), 0) << "the new TTL's first renewal comes at 1 s";
+    EXPECT_FALSE(lease.lost()) << "the new TTL counts";
+    EXPECT_TRUE(eventually([&] { return second_calls->load() >= 1; }, 2000ms));
+    // A refresh whose outcome is unknown: renewed at once (not 1 s later) at the old TTL.
+    lease.pause();
+    int before = second_calls->load();
+    lease.resume_after_unknown(3000ms, renew::Renewer::Clock::now());
+    EXPECT_TRUE(eventually([&] { return second_calls->load() > before; }, 500ms));
+    EXPECT_FALSE(lease.lost());
+}
+
+TEST(Renewer, RenewalTimeoutsAreBounded) {
+    EXPECT_EQ(renew::bounded_timeout(0), renew::kLongestRenewalWait);  // 0: "no limit"
+    EXPECT_EQ(renew::bounded_timeout(-1), renew::kLongestRenewalWait);
+    EXPECT_EQ(renew::bounded_timeout(std::nan("")), renew::kLongestRenewalWait);
+    EXPECT_EQ(renew::bounded_timeout(INFINITY), renew::kLongestRenewalWait);
+    EXPECT_EQ(renew::bounded_timeout(1e9), renew::kLongestRenewalWait);
+    EXPECT_EQ(renew::bounded_timeout(0.25), 0.25);
 }
 
 // A forked child neither renews the parent's leases nor stops them; it can start its own.
@@ -140,7 +330,7 @@ TEST(Renewer, AForkedChildHasNoneOfTheParentsLeases) {
     renew::Renewer renewer;
     auto r = std::make_unique<Scripted>();
     auto calls = r->calls;
-    renew::Lease lease = renewer.start(std::move(r), 60ms);
+    renew::Lease lease = renewer.start(std::move(r), 300ms);
     ASSERT_TRUE(eventually([&] { return calls->load() >= 1; }, 2000ms));
     pid_t child = fork();
     ASSERT_GE(child, 0);
@@ -151,7 +341,7 @@ TEST(Renewer, AForkedChildHasNoneOfTheParentsLeases) {
         lease.reset();  // the parent's: inert here
         auto own = std::make_unique<Scripted>();
         auto own_calls = own->calls;
-        renew::Lease mine = renewer.start(std::move(own), 30ms);
+        renew::Lease mine = renewer.start(std::move(own), 300ms);
         if (!eventually([&] { return own_calls->load() >= 2; }, 2000ms)) code = 2;
         mine.reset();
         _exit(code);

@@ -38,7 +38,16 @@ struct Renewer::Entry {
     Clock::duration ttl;
     Clock::duration interval;
     Clock::time_point due;
-    Clock::time_point last_success;
+    // Until when the lock is known to be ours (see LeaseStatus::valid_until_ns).
+    Clock::time_point valid_until;
+    bool paused = false;  // the holder is refreshing it
+
+    void set_valid_until(Clock::time_point t) {
+        valid_until = t;
+        status->valid_until_ns.store(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count(),
+            std::memory_order_release);
+    }
 };
 
 struct Renewer::State {
@@ -52,7 +61,10 @@ struct Renewer::State {
     // connections without the mutex; the next start() joins it before starting another).
     bool running = false;
     bool joinable = false;
+    bool joining = false;  // a caller is joining the thread that left (others wait for it)
     bool stop = false;
+    // The lease whose renewal is on the wire now (0: none); remove() waits for it to land.
+    std::uint64_t renewing = 0;
     pthread_t thread{};
     // Only the thread touches the connections (and the child of a fork, which has no thread).
     std::unique_ptr<Connections> connections = std::make_unique<Connections>();
@@ -67,6 +79,22 @@ struct Renewer::State {
     std::uint64_t lost = 0;
 };
 
+void Lease::pause() noexcept {
+    if (owner_ && id_ != 0 && pid_ == process::current_pid()) owner_->pause(id_);
+}
+
+void Lease::resume_after_unknown(std::chrono::steady_clock::duration ttl,
+                                 std::chrono::steady_clock::time_point sent) noexcept {
+    if (owner_ && id_ != 0 && pid_ == process::current_pid())
+        owner_->resume(id_, nullptr, ttl, sent);
+}
+
+void Lease::resume(std::unique_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
+                   std::chrono::steady_clock::time_point sent) {
+    if (owner_ && id_ != 0 && pid_ == process::current_pid())
+        owner_->resume(id_, std::move(renewal), ttl, sent);
+}
+
 Lease &Lease::operator=(Lease &&other) noexcept {
     if (this != &other) {
         reset();
@@ -78,6 +106,19 @@ Lease &Lease::operator=(Lease &&other) noexcept {
         other.id_ = 0;
     }
     return *this;
+}
+
+bool Lease::lost() const {
+    if (!status_) return false;
+    if (status_->lost.load(std::memory_order_acquire)) return true;
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                 Renewer::Clock::now().time_since_epoch())
+                                 .count();
+    if (now < status_->valid_until_ns.load(std::memory_order_acquire)) return false;
+    // Not renewed in time (this process was frozen, or its renewals failed): the lock may have
+    // expired and been taken. Said once, said for good: the renewer drops it at its next turn.
+    status_->lost.store(true, std::memory_order_release);
+    return true;
 }
 
 void Lease::reset() noexcept {
@@ -107,24 +148,25 @@ Renewer::~Renewer() {
     registry().erase(this);
 }
 
-Lease Renewer::start(std::unique_ptr<Renewal> renewal, Clock::duration ttl) {
+Renewer::Clock::duration Renewer::drift_margin(Clock::duration ttl) {
+    return std::min<Clock::duration>(ttl / 20 + std::chrono::milliseconds(5), ttl / 3);
+}
+
+Lease Renewer::start(std::unique_ptr<Renewal> renewal, Clock::duration ttl,
+                     Clock::time_point since) {
     Entry entry;
     entry.renewal = std::move(renewal);
     entry.status = std::make_shared<LeaseStatus>();
     entry.ttl = ttl;
     entry.interval = std::max<Clock::duration>(ttl / 3, kShortestInterval);
-    entry.last_success = Clock::now();
-    entry.due = entry.last_success + entry.interval;
+    const auto now = Clock::now();
+    if (since > now) since = now;
+    entry.set_valid_until(since + ttl - drift_margin(ttl));
+    entry.due = std::max(since + entry.interval, now);
 
     std::unique_lock<std::mutex> lock(state_->mutex);
-    if (!state_->running && state_->joinable) {
-        // The last thread is on its way out (closing its connections): wait for it.
-        pthread_t old = state_->thread;
-        state_->joinable = false;
-        lock.unlock();
-        pthread_join(old, nullptr);
-        lock.lock();
-    }
+    // The last thread may be on its way out (closing its connections): wait for it.
+    if (!state_->running) join_thread(lock);
     if (!state_->running) {
         // Signals go to PHP's thread: the renewer blocks them all (PHP's handlers, timeouts and
         // pcntl signals then never land on it).
@@ -149,10 +191,65 @@ Lease Renewer::start(std::unique_ptr<Renewal> renewal, Clock::duration ttl) {
 }
 
 void Renewer::remove(std::uint64_t id) noexcept {
-    std::lock_guard<std::mutex> lock(state_->mutex);
-    // A renewal of this lease in flight is harmless: every backend's renewal only extends a
-    // lock that still holds our token, which the release that follows removes.
+    std::unique_lock<std::mutex> lock(state_->mutex);
     if (state_->leases.erase(id) != 0) state_->wake->notify_all();
+    wait_for_renewal_of(id, lock);
+}
+
+// A renewal of this lease already sent must land before the holder's next step: sent with the
+// old TTL and landing after a refresh, it would cut the lock's life short (or after a release
+// and a new acquisition with the same token, extend the new lock with the old TTL). It takes at
+// most the renewal connection's timeouts (bounded_timeout()).
+void Renewer::wait_for_renewal_of(std::uint64_t id, std::unique_lock<std::mutex> &lock) noexcept {
+    while (state_->renewing == id) state_->wake->wait(lock);
+}
+
+void Renewer::pause(std::uint64_t id) noexcept {
+    std::unique_lock<std::mutex> lock(state_->mutex);
+    auto it = state_->leases.find(id);
+    if (it != state_->leases.end()) it->second.paused = true;
+    wait_for_renewal_of(id, lock);
+}
+
+void Renewer::resume(std::uint64_t id, std::unique_ptr<Renewal> renewal, Clock::duration ttl,
+                     Clock::time_point sent) {
+    std::shared_ptr<Renewal> replacement(std::move(renewal));  // allocates: before the mutex
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    auto it = state_->leases.find(id);
+    if (it == state_->leases.end()) return;  // lost meanwhile
+    Entry &entry = it->second;
+    entry.paused = false;
+    if (replacement) {
+        entry.renewal = std::move(replacement);
+        entry.ttl = ttl;
+        entry.interval = std::max<Clock::duration>(ttl / 3, kShortestInterval);
+        entry.set_valid_until(sent + ttl - drift_margin(ttl));
+        entry.due = sent + entry.interval;
+    } else {
+        // The refresh failed or its outcome is unknown (it may have set a shorter TTL, or the
+        // reply was lost): the lock is trusted no longer than either TTL allows, and renewed
+        // at once at the old TTL, whose answer settles it.
+        entry.set_valid_until(std::min(entry.valid_until, sent + ttl - drift_margin(ttl)));
+        entry.due = Clock::now();
+    }
+    state_->wake->notify_all();
+}
+
+// Joins the thread if it has left its loop (or was told to stop); one caller joins, others
+// wait for it. Called with the mutex held.
+void Renewer::join_thread(std::unique_lock<std::mutex> &lock) noexcept {
+    while (state_->joining) state_->wake->wait(lock);
+    // Another caller may have joined the old thread and started a new one meanwhile: that one
+    // is not to be joined (except by shutdown(), which told it to stop).
+    if (!state_->joinable || (state_->running && !state_->stop)) return;
+    state_->joining = true;
+    pthread_t thread = state_->thread;
+    lock.unlock();
+    pthread_join(thread, nullptr);
+    lock.lock();
+    state_->joinable = false;
+    state_->joining = false;
+    state_->wake->notify_all();
 }
 
 void Renewer::shutdown() noexcept {
@@ -160,13 +257,7 @@ void Renewer::shutdown() noexcept {
     state_->stop = true;
     state_->leases.clear();
     state_->wake->notify_all();
-    if (state_->joinable) {
-        pthread_t thread = state_->thread;
-        state_->joinable = false;
-        lock.unlock();
-        pthread_join(thread, nullptr);
-        lock.lock();
-    }
+    join_thread(lock);
     state_->stop = false;
 }
 
@@ -194,8 +285,16 @@ void Renewer::run() noexcept {
     std::unique_lock<std::mutex> lock(st.mutex);
     for (;;) {
         if (st.stop || st.leases.empty()) break;
-        auto next = std::min_element(st.leases.begin(), st.leases.end(),
-                                     [](auto &a, auto &b) { return a.second.due < b.second.due; });
+        auto next = st.leases.end();
+        for (auto it = st.leases.begin(); it != st.leases.end(); ++it) {
+            if (!it->second.paused &&
+                (next == st.leases.end() || it->second.due < next->second.due))
+                next = it;
+        }
+        if (next == st.leases.end()) {
+            st.wake->wait(lock);  // every lease is being refreshed by its holder
+            continue;
+        }
         // A copy: wait_until() reads its deadline again after waking, when remove() may have
         // erased the entry it came from.
         const Clock::time_point due = next->second.due;
@@ -204,9 +303,20 @@ void Renewer::run() noexcept {
             continue;
         }
         const std::uint64_t id = next->first;
+        const auto sent = Clock::now();
+        if (next->second.status->lost.load(std::memory_order_acquire) ||
+            sent >= next->second.valid_until) {
+            // Too late (this thread or the whole process was held up, or renewals kept
+            // failing): the lock may have expired and been taken, so it is not extended.
+            ++st.lost;
+            next->second.status->lost.store(true, std::memory_order_release);
+            st.leases.erase(next);
+            continue;
+        }
         std::shared_ptr<Renewal> renewal = next->second.renewal;
         // The network round trip runs without the mutex: PHP's thread (and fork()) never waits
-        // for a server.
+        // for a server, except in remove() for this very lease.
+        st.renewing = id;
         lock.unlock();
         Outcome outcome;
         try {
@@ -216,26 +326,32 @@ void Renewer::run() noexcept {
         }
         st.connection_count.store(st.connections->size());
         lock.lock();
+        st.renewing = 0;
+        st.wake->notify_all();  // a remove() waiting for this renewal
         auto it = st.leases.find(id);
         if (it == st.leases.end()) continue;  // released meanwhile
         Entry &entry = it->second;
         const auto now = Clock::now();
+        if (entry.status->lost.load(std::memory_order_acquire)) outcome = Outcome::Lost;
         switch (outcome) {
             case Outcome::Renewed:
                 ++st.renewed;
                 entry.status->renewed.fetch_add(1);
-                entry.last_success = now;
+                // The server set the new TTL after we sent: counting from the send is safe.
+                entry.set_valid_until(sent + entry.ttl - drift_margin(entry.ttl));
                 entry.due = now + entry.interval;
                 break;
             case Outcome::Failed:
                 ++st.failed;
                 entry.status->failed.fetch_add(1);
-                if (now - entry.last_success < entry.ttl) {
-                    entry.due = now + std::clamp<Clock::duration>(entry.ttl / 10, kShortestInterval,
-                                                                  kLongestRetry);
+                if (now < entry.valid_until) {
+                    entry.due =
+                        std::min(now + std::clamp<Clock::duration>(
+                                           entry.ttl / 10, kShortestInterval, kLongestRetry),
+                                 entry.valid_until);
                     break;
                 }
-                // A whole TTL without a renewal: the lock may have expired and been taken.
+                // The last renewal's TTL ran out: the lock may have expired and been taken.
                 [[fallthrough]];
             case Outcome::Lost:
                 ++st.lost;
@@ -269,6 +385,8 @@ void Renewer::at_fork_child() noexcept {
         st.leases.clear();
         st.running = false;
         st.joinable = false;
+        st.joining = false;
+        st.renewing = 0;
         st.stop = false;
         // The parent's thread may have been using these connections when we forked: they are
         // left untouched (never spoken on, never closed) and a fresh set starts here.

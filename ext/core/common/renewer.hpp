@@ -7,7 +7,11 @@
 //   - A forked child has no renewer thread: the parent's leases are forgotten there (their
 //     connections are left to the parent, never spoken on), so only the parent renews them.
 //   - A holder that is frozen (SIGSTOP) or killed stops renewing with it: its lock expires at
-//     its TTL. On resumption the next renewal finds it gone and marks it lost.
+//     its TTL. On resumption its lease reports lost at once: the time the lock was last known
+//     to be ours (the send time of the last renewal that succeeded, plus its TTL) has passed.
+//   - Once remove() (Lease::reset()) returns, no renewal of that lease is in flight: the
+//     holder's next step (a release, a refresh with another TTL, a new acquisition with the
+//     same token) cannot be overtaken by a renewal sent before it.
 #pragma once
 
 #include <sys/types.h>
@@ -16,6 +20,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -60,9 +65,22 @@ class Renewal {
 
 class Renewer;
 
+// The longest a renewal's connect or read may take (seconds): one stalled server delays the
+// other leases of the process by at most this much per try.
+constexpr double kLongestRenewalWait = 2.0;
+
+// A connection timeout for a renewal: the caller's, capped (0 or less means "none" to the
+// drivers, which a renewal cannot afford).
+inline double bounded_timeout(double seconds) {
+    return seconds > 0 && seconds < kLongestRenewalWait ? seconds : kLongestRenewalWait;
+}
+
 // What a lease's holder can read without a round trip (written by the thread).
 struct LeaseStatus {
     std::atomic<bool> lost{false};
+    // Until when (steady clock, ns) the lock is known to be ours: the send time of the last
+    // acquisition or renewal that succeeded, plus its TTL, less a margin for clock drift.
+    std::atomic<std::int64_t> valid_until_ns{0};
     std::atomic<std::uint64_t> renewed{0};
     std::atomic<std::uint64_t> failed{0};
 };
@@ -80,8 +98,22 @@ class Lease {
 
     void reset() noexcept;
     bool active() const { return id_ != 0; }
-    // A renewal found the lock gone or taken (sticky).
-    bool lost() const { return status_ && status_->lost.load(std::memory_order_acquire); }
+
+    // Around a refresh by the holder: pause() waits for a renewal in flight and holds the next
+    // ones back (a renewal with the old TTL landing after the refresh would undo it). Then
+    // resume() goes on with the TTL just set (`sent`: when the refresh was sent) and the
+    // renewal that extends to it; or resume_after_unknown() goes on with the old renewal at
+    // once, trusting the lock no longer than the refresh's TTL would (the refresh failed, threw,
+    // or said the lock is gone).
+    void pause() noexcept;
+    void resume(std::unique_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
+                std::chrono::steady_clock::time_point sent);
+    void resume_after_unknown(std::chrono::steady_clock::duration ttl,
+                              std::chrono::steady_clock::time_point sent) noexcept;
+    // A renewal found the lock gone or taken, or the lock was not renewed in time (a frozen
+    // holder, a server that did not answer) and may have expired. Sticky: once said, the
+    // renewer stops extending it.
+    bool lost() const;
     std::uint64_t renewed() const { return status_ ? status_->renewed.load() : 0; }
     std::uint64_t failed() const { return status_ ? status_->failed.load() : 0; }
 
@@ -91,6 +123,36 @@ class Lease {
     std::uint64_t id_ = 0;
     pid_t pid_ = 0;
     std::shared_ptr<LeaseStatus> status_;
+};
+
+// A lease held back (Lease::pause()) while its holder refreshes the lock to `new_ttl`; sent()
+// is when the refresh went out. Unless resume()d with the renewal for the new TTL (or
+// dismiss()ed, the lease being ended by the caller), it goes on as after a refresh whose outcome
+// is unknown (Lease::resume_after_unknown()).
+class PausedLease {
+  public:
+    PausedLease(Lease &lease, std::chrono::steady_clock::duration new_ttl)
+        : lease_(lease), ttl_(new_ttl) {
+        lease_.pause();
+        sent_ = std::chrono::steady_clock::now();
+    }
+    ~PausedLease() {
+        if (!done_) lease_.resume_after_unknown(ttl_, sent_);
+    }
+    PausedLease(const PausedLease &) = delete;
+    PausedLease &operator=(const PausedLease &) = delete;
+
+    void resume(std::unique_ptr<Renewal> renewal) {
+        lease_.resume(std::move(renewal), ttl_, sent_);
+        done_ = true;
+    }
+    void dismiss() { done_ = true; }
+
+  private:
+    Lease &lease_;
+    std::chrono::steady_clock::duration ttl_;
+    std::chrono::steady_clock::time_point sent_;
+    bool done_ = false;
 };
 
 struct RenewerStats {
@@ -112,11 +174,19 @@ class Renewer {
     static Renewer &instance();
 
     // Renews `renewal` every ttl/3 (at least every 10 ms) until the lease ends or a renewal
-    // says Lost. Failed renewals are retried every ttl/10 (10 ms … 1 s); once a whole TTL has
-    // passed since the last renewal that succeeded, the lock is marked lost (it may have expired
-    // and been taken). Starts the thread if it is not running. Throws std::system_error if no
-    // thread can be started.
-    Lease start(std::unique_ptr<Renewal> renewal, Clock::duration ttl);
+    // says Lost. `since`: when the lock was given its TTL (the acquisition's reply, a refresh's
+    // send); the lease trusts it until since + ttl - drift_margin(ttl). Failed
+    // renewals are retried every ttl/10 (10 ms … 1 s); once the TTL of the last renewal that
+    // succeeded has run out, the lock is marked lost (it may have expired and been taken).
+    // Starts the thread if it is not running. Throws std::system_error if no thread can be
+    // started.
+    Lease start(std::unique_ptr<Renewal> renewal, Clock::duration ttl,
+                Clock::time_point since = Clock::now());
+
+    // The margin by which a lease is judged lost before its TTL runs out (5 % + 5 ms, at most
+    // a third): clock drift between this host and the server, and the time between the
+    // server setting a TTL and the moment the holder counts it from.
+    static Clock::duration drift_margin(Clock::duration ttl);
 
     // Stops the thread and waits for it (module shutdown); leases left are forgotten.
     void shutdown() noexcept;
@@ -133,7 +203,12 @@ class Renewer {
     friend class Lease;
     struct Entry;
     void remove(std::uint64_t id) noexcept;
+    void pause(std::uint64_t id) noexcept;
+    void resume(std::uint64_t id, std::unique_ptr<Renewal> renewal, Clock::duration ttl,
+                Clock::time_point sent);
+    void wait_for_renewal_of(std::uint64_t id, std::unique_lock<std::mutex> &lock) noexcept;
     void run() noexcept;
+    void join_thread(std::unique_lock<std::mutex> &lock) noexcept;
     static void *thread_main(void *self) noexcept;
     static void at_fork_prepare() noexcept;
     static void at_fork_parent() noexcept;

@@ -19,8 +19,10 @@ class RowRenewal : public renew::Renewal {
           name_(std::move(name)),
           holder_(holder),
           ttl_(ttl) {
-        // A renewal waits for no lock: its statements only need a short read timeout.
-        params_.read_timeout = std::min(params_.read_timeout, 5.0);
+        // A renewal waits for no lock: its statements only need short timeouts (see
+        // renew::bounded_timeout()).
+        params_.connect_timeout = renew::bounded_timeout(params_.connect_timeout);
+        params_.read_timeout = renew::bounded_timeout(params_.read_timeout);
     }
 
     renew::Outcome renew(renew::Connections &connections) override {

@@ -10,7 +10,13 @@ namespace {
 class KeyRenewal : public renew::Renewal {
   public:
     KeyRenewal(const ConnectionParams &params, ExtendFn extend)
-        : params_(params), pool_key_("redis " + params.pool_key()), extend_(std::move(extend)) {}
+        : params_(params), pool_key_("redis " + params.pool_key()), extend_(std::move(extend)) {
+        // A renewal waits for no lock. Its round trip is bounded (0 would mean "no limit"): a
+        // server that stalls must not hold up the other leases, nor a holder waiting in
+        // Lease::reset() for this renewal to land.
+        params_.connect_timeout = renew::bounded_timeout(params_.connect_timeout);
+        params_.read_timeout = renew::bounded_timeout(params_.read_timeout);
+    }
 
     renew::Outcome renew(renew::Connections &connections) override {
         try {
