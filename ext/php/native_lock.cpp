@@ -236,13 +236,14 @@ bool renewable(BackendKind kind) {
            kind == BackendKind::Mysql;
 }
 
-// What the renewer sends to keep a lock this process holds alive at its current TTL; null for
-// a lock without expiry (or whose session is gone).
-std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state) {
+// What the renewer sends to keep a lock this process holds alive at `ttl`; null for no expiry
+// (or a lock whose session is gone).
+std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state,
+                                                 std::optional<double> ttl) {
     if (!state.held || state.held_pid != process::current_pid() || !renewable(state.config.kind))
         return nullptr;
-    if (!state.ttl || *state.ttl >= kNoLimitSeconds) return nullptr;
-    const long long ms = ttl_ms(state.ttl);
+    if (!ttl || *ttl >= kNoLimitSeconds) return nullptr;
+    const long long ms = ttl_ms(ttl);
     std::unique_ptr<renew::Renewal> renewal;
     switch (state.config.kind) {
         case BackendKind::RedisPlain:
@@ -252,7 +253,7 @@ std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state) {
             renewal = redis::make_renewal(
                 *state.config.redis,
                 [key = state.key, token = state.token, ms](redis::Connection &c) {
-                    return redis::symfony::put_off_expiration(c, key, token, ms);
+                    return redis::symfony::extend_at_least(c, key, token, ms);
                 });
             break;
         case BackendKind::Mysql:
@@ -261,7 +262,7 @@ std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state) {
             // (the renewal also needs it to hold GET_LOCK).
             renewal = mysql::make_renewal(
                 *state.config.mysql, mysql::QuoteStyle::Default, state.config.table, state.key,
-                state.mysql->session.connection_id(), mysql_ttl_seconds(state.ttl));
+                state.mysql->session.connection_id(), mysql_ttl_seconds(ttl));
             break;
         default:
             break;
@@ -274,7 +275,7 @@ std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state) {
 // thread cannot be started.
 void start_renewal(LockState &state, std::chrono::steady_clock::time_point since) {
     state.lease.reset();
-    std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state);
+    std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state, state.ttl);
     if (!renewal) return;
     state.lease = renew::Renewer::instance().start(
         std::move(renewal), std::chrono::milliseconds(ttl_ms(state.ttl)), since);
@@ -572,11 +573,15 @@ bool refresh_held(LockState &state, std::optional<double> ttl, bool renew_after)
     }
     // Renewals are held back while the refresh is on the wire; unless resumed with the new
     // TTL below, they go on as after a refresh of unknown outcome.
-    renew::PausedLease paused(state.lease, std::chrono::milliseconds(ttl_ms(ttl)));
+    const long long old_ms = ttl_ms(state.ttl), new_ms = ttl_ms(ttl);
+    std::unique_ptr<renew::Renewal> shorter;
+    if (new_ms < old_ms) shorter = make_renewal_for(state, ttl);
+    renew::PausedLease paused(state.lease, std::chrono::milliseconds(new_ms), std::move(shorter),
+                              std::chrono::milliseconds(std::min(old_ms, new_ms)));
     if (state.lease.lost()) return false;
     if (!refresh_on_backend(state, ttl)) return false;
     state.ttl = ttl;
-    std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state);
+    std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state, ttl);
     if (!renewal) {
         paused.dismiss();
         stop_renewal(state);  // no expiry now: nothing to renew
@@ -679,9 +684,18 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         state->ttl = ttl;
         if (renewable(state->config.kind) && state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
             try {
-                start_renewal(*state, acquired_at);
+                auto since = acquired_at;
+                if (state->config.kind == BackendKind::Mysql) {
+                    // The row's `created` may have been written long before GET_LOCK was
+                    // granted (a wait behind its holder): set anew, the lease counts from a
+                    // known time.
+                    since = std::chrono::steady_clock::now();
+                    if (!refresh_on_backend(*state, ttl)) state->lease_lost = true;
+                }
+                start_renewal(*state, since);
             } catch (...) {
-                // No renewer thread: the lock is given back, not held unrenewed.
+                // No renewer thread (or no answer): the lock is given back, not held
+                // unrenewed.
                 try {
                     release_on_backend(*state);
                 } catch (...) {

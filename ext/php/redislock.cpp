@@ -386,7 +386,10 @@ ZEND_METHOD(RedisLock, refresh) {
         // Auto-renewed: the renewal is held back while the refresh is on the wire (one sent
         // with the old TTL must not land after it), then goes on at the new TTL; unless the
         // refresh succeeded, as after a refresh of unknown outcome.
-        renew::PausedLease paused(state->lease, std::chrono::seconds(seconds));
+        std::unique_ptr<renew::Renewal> shorter;
+        if (seconds < state->key_ttl) shorter = make_renewal_for(*state, seconds);
+        renew::PausedLease paused(state->lease, std::chrono::seconds(seconds), std::move(shorter),
+                                  std::chrono::seconds(std::min(seconds, state->key_ttl)));
         if (!state->lease.lost()) {
             refreshed = redis::refresh(redislock_globals().pool.get(*state->params), state->key,
                                        state->value, seconds * 1000);

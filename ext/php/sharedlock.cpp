@@ -223,8 +223,6 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
             core::Protocol protocol(session(), quote_style());
             try {
                 protocol.lock(lock_name, deadline, ttl_whole, stop_waiting);
-                // Its TTL counts from about now (the lease's margin covers the reply's way).
-                const auto acquired_at = std::chrono::steady_clock::now();
                 long long fence = 0;
                 if (NATIVELOCK_G(fencing)) {
                     // Drawn while GET_LOCK is held, on the session that holds it. A lock whose
@@ -246,7 +244,17 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                 track(lock_name, fence, ttl_whole);
                 if (NATIVELOCK_G(auto_renew)) {
                     try {
-                        start_renewal(*held_lock(lock_name), acquired_at);
+                        // The row's `created` may have been written long before GET_LOCK was
+                        // granted (a wait behind its holder): set anew, the lease counts from
+                        // a known time.
+                        // (Renewed on the native driver only: nothing to do on a PDO.)
+                        const auto since = std::chrono::steady_clock::now();
+                        const bool renewed = !st().held_via_pdo && st().held_native &&
+                                             ttl_whole >= 1 && ttl_whole < core::kMaxTtlSeconds;
+                        const bool still_held = !renewed || protocol.extend(lock_name, ttl_whole);
+                        HeldLock *held = held_lock(lock_name);
+                        start_renewal(*held, since);
+                        if (!still_held) held->lease_lost = true;
                     } catch (...) {
                         // No renewer thread: the lock is given back, not held unrenewed.
                         untrack(lock_name);

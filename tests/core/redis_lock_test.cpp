@@ -40,8 +40,9 @@ class RedisLockTest : public test_support::RedisServerTest {
 }  // namespace
 
 TEST_F(RedisLockTest, ScriptDigestsMatchTheServer) {
-    for (const Script *s : {&kReleaseScript, &kQueuedAcquireScript, &kLeaveQueueScript,
-                            &kRefreshScript, &kLifetimeScript, &kFencedAcquireScript}) {
+    for (const Script *s :
+         {&kReleaseScript, &kQueuedAcquireScript, &kLeaveQueueScript, &kRefreshScript,
+          &kExtendScript, &kLifetimeScript, &kFencedAcquireScript}) {
         Reply r = conn_->command({"SCRIPT", "LOAD", s->source});
         ASSERT_FALSE(reply_is_error(r.get())) << reply_string(r.get());
         EXPECT_EQ(reply_string(r.get()), s->sha1);

@@ -93,9 +93,9 @@ struct ThreadWaiter {
 
 TEST_F(SymfonyFormatTest, ScriptDigestsMatchTheServer) {
     for (const Script *s :
-         {&sf::kSaveScript, &sf::kSaveReadScript, &sf::kPutOffScript, &sf::kDeleteScript,
-          &sf::kExistsScript, &sf::kRemainingScript, &sf::kWriterScript, &sf::kForceRemoveScript,
-          &sf::kQueuedAcquireScript, &sf::kLeaveQueueScript}) {
+         {&sf::kSaveScript, &sf::kSaveReadScript, &sf::kPutOffScript, &sf::kExtendScript,
+          &sf::kDeleteScript, &sf::kExistsScript, &sf::kRemainingScript, &sf::kWriterScript,
+          &sf::kForceRemoveScript, &sf::kQueuedAcquireScript, &sf::kLeaveQueueScript}) {
         Reply r = conn_->command({"SCRIPT", "LOAD", s->source});
         ASSERT_FALSE(reply_is_error(r.get())) << reply_string(r.get());
         EXPECT_EQ(reply_string(r.get()), s->sha1);
@@ -197,6 +197,21 @@ TEST_F(SymfonyFormatTest, KeysOfTheOldStringFormatAreRefused) {
     EXPECT_TRUE(sf::force_remove(*conn_, key_));
     EXPECT_FALSE(sf::force_remove(*conn_, key_));
     EXPECT_TRUE(sf::save(*conn_, key_, "a", 30000));
+}
+
+// The renewal's script extends like put_off_expiration() but never moves an expiry earlier
+// (a renewal the server runs late must not cut back a refresh to a longer TTL).
+TEST_F(SymfonyFormatTest, ExtendAtLeastNeverShortens) {
+    ASSERT_TRUE(sf::save(*conn_, key_, "a", 60000));
+    EXPECT_TRUE(sf::extend_at_least(*conn_, key_, "a", 2000));
+    EXPECT_GT(*sf::remaining_ms(*conn_, key_, "a"), 59000);
+    EXPECT_GT(pttl(), 59000);
+    EXPECT_EQ(score("a"), score("__write__"));
+    EXPECT_TRUE(sf::extend_at_least(*conn_, key_, "a", 120000));
+    EXPECT_GT(*sf::remaining_ms(*conn_, key_, "a"), 119000);
+    EXPECT_GT(pttl(), 119000);
+    EXPECT_EQ(score("a"), score("__write__"));
+    EXPECT_FALSE(sf::extend_at_least(*conn_, key_, "b", 120000));
 }
 
 TEST_F(SymfonyFormatTest, PutOffExpirationAndRemaining) {

@@ -308,12 +308,45 @@ TEST(Renewer, PauseHoldsRenewalsBackAndResumeTakesTheNewTtl) {
     EXPECT_EQ(second_calls->load(), 0) << "the new TTL's first renewal comes at 1 s";
     EXPECT_FALSE(lease.lost()) << "the new TTL counts";
     EXPECT_TRUE(eventually([&] { return second_calls->load() >= 1; }, 2000ms));
-    // A refresh whose outcome is unknown: renewed at once (not 1 s later) at the old TTL.
+    // A refresh to a longer TTL whose outcome is unknown: renewed at once (not 1 s later) at
+    // the old, shorter TTL.
     lease.pause();
     int before = second_calls->load();
-    lease.resume_after_unknown(3000ms, renew::Renewer::Clock::now());
+    lease.resume_after_unknown(nullptr, 3000ms, renew::Renewer::Clock::now());
     EXPECT_TRUE(eventually([&] { return second_calls->load() > before; }, 500ms));
     EXPECT_FALSE(lease.lost());
+    // To a shorter TTL: renewed at once, and from then on, at the shorter TTL (its renewal,
+    // every 200 ms) and trusted for that long only.
+    lease.pause();
+    auto shorter = std::make_unique<Scripted>();
+    auto shorter_calls = shorter->calls;
+    const int second_before = second_calls->load();
+    lease.resume_after_unknown(std::move(shorter), 600ms, renew::Renewer::Clock::now());
+    EXPECT_TRUE(eventually([&] { return shorter_calls->load() >= 3; }, 2000ms));
+    EXPECT_EQ(second_calls->load(), second_before);
+    EXPECT_FALSE(lease.lost());
+}
+
+// A host (or VM) suspended past a lease's TTL: the steady clock did not advance, the server's
+// TTL ran on. The lease is not extended after the resume, and reads lost.
+TEST(Renewer, ASuspendTheSteadyClockDidNotCountEndsTheLease) {
+    struct Unskew {
+        ~Unskew() { renew::test_hooks::skew_boot_clock(-5s); }
+    };
+    renew::Renewer renewer;
+    auto r = std::make_unique<Scripted>();
+    auto calls = r->calls;
+    renew::Lease lease = renewer.start(std::move(r), 3000ms);  // first renewal at 1 s
+    {
+        renew::test_hooks::skew_boot_clock(5s);  // the host slept for 5 s
+        Unskew unskew;
+        std::this_thread::sleep_for(1500ms);
+        EXPECT_EQ(calls->load(), 0) << "a lease past its TTL must not be extended";
+        EXPECT_TRUE(lease.lost());
+    }
+    auto fresh = std::make_unique<Scripted>();
+    renew::Lease after = renewer.start(std::move(fresh), 3000ms);
+    EXPECT_FALSE(after.lost()) << "a lease started after the resume is trusted";
 }
 
 TEST(Renewer, RenewalTimeoutsAreBounded) {
@@ -378,15 +411,28 @@ TEST_F(RedisRenewal, KeepsAOneSecondKeyAliveAndStopsAtRelease) {
         << "expires at its TTL once nobody renews it";
 }
 
+// A renewal the server runs late (its client gave up waiting) after a refresh to a longer
+// TTL must not cut that TTL back.
+TEST_F(RedisRenewal, ARenewalNeverShortensTheKey) {
+    ASSERT_TRUE(redis::try_acquire(*conn_, key_, "mine", 60));
+    EXPECT_TRUE(redis::extend_at_least(*conn_, key_, "mine", 2000));
+    EXPECT_GT(redis::reply_integer(conn_->command({"PTTL", key_}).get()), 59000);
+    EXPECT_TRUE(redis::extend_at_least(*conn_, key_, "mine", 120000));
+    EXPECT_GT(redis::reply_integer(conn_->command({"PTTL", key_}).get()), 119000);
+    EXPECT_FALSE(redis::extend_at_least(*conn_, key_, "theirs", 200000));
+    EXPECT_LE(redis::reply_integer(conn_->command({"PTTL", key_}).get()), 120000);
+}
+
 TEST_F(RedisRenewal, AKeyTakenByAnotherIsMarkedLostAndNotExtended) {
     renew::Renewer renewer;
-    ASSERT_TRUE(redis::try_acquire(*conn_, key_, "mine", 1));
+    ASSERT_TRUE(redis::try_acquire(*conn_, key_, "mine", 3));
     renew::Lease lease = renewer.start(
-        redis::make_renewal(redis::test_support::server(), key_, "mine", 1000), 1000ms);
-    conn_->command({"SET", key_, "theirs", "PX", "900"});
-    ASSERT_TRUE(eventually([&] { return lease.lost(); }, 2000ms));
+        redis::make_renewal(redis::test_support::server(), key_, "mine", 3000), 3000ms);
+    conn_->command({"SET", key_, "theirs", "PX", "2500"});
+    // Found by the renewal at 1 s (the lease alone would read lost only at ~2.85 s).
+    ASSERT_TRUE(eventually([&] { return lease.lost(); }, 1800ms));
     auto pttl = redis::reply_integer(conn_->command({"PTTL", key_}).get());
-    EXPECT_LE(pttl, 900) << "their TTL is left alone";
+    EXPECT_LE(pttl, 2500) << "their TTL is left alone";
     EXPECT_TRUE(redis::is_held(*conn_, key_, "theirs"));
 }
 
@@ -448,11 +494,27 @@ TEST_F(MysqlRenewal, ARowOfAnotherSessionIsLost) {
     pa.lock(name_, Deadline::after(0), 3);
     renew::Lease lease =
         renewer.start(mysql::make_renewal(mysql_server(), mysql::QuoteStyle::Default,
-                                          "shared_locks", name_, a.connection_id(), 1),
-                      1000ms);
+                                          "shared_locks", name_, a.connection_id(), 3),
+                      3000ms);
     ASSERT_TRUE(eventually([&] { return lease.renewed() >= 1; }, 3000ms));
     EXPECT_TRUE(pa.unlock(name_));  // the holder gives it up behind the renewer's back
-    EXPECT_TRUE(eventually([&] { return lease.lost(); }, 3000ms));
+    // Found by the next renewal, 1 s on (the lease alone would read lost only at ~2.85 s).
+    EXPECT_TRUE(eventually([&] { return lease.lost(); }, 1800ms));
+}
+
+// A renewal the server runs late (its client gave up waiting) after a refresh to a longer
+// TTL must not cut that TTL back.
+TEST_F(MysqlRenewal, ARenewalNeverShortensTheRow) {
+    mysql::NativeSession a(mysql_server()), r(mysql_server());
+    mysql::Protocol pa(a, mysql::QuoteStyle::Default), pr(r, mysql::QuoteStyle::Default);
+    pa.lock(name_, Deadline::after(0), 60);
+    EXPECT_TRUE(pr.extend_for(name_, a.connection_id(), 2));
+    EXPECT_GE(pa.remaining_seconds(name_).value_or(0), 58);
+    EXPECT_TRUE(pr.extend_for(name_, a.connection_id(), 120));
+    EXPECT_GE(pa.remaining_seconds(name_).value_or(0), 118);
+    EXPECT_TRUE(pr.extend_for(name_, a.connection_id(), 2));
+    EXPECT_GE(pa.remaining_seconds(name_).value_or(0), 118);
+    EXPECT_TRUE(pa.unlock(name_));
 }
 
 }  // namespace

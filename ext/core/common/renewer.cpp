@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <time.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -30,7 +31,28 @@ std::set<Renewer *> &registry() {
     return *r;
 }
 
+std::atomic<std::int64_t> boot_clock_skew{0};
+
 }  // namespace
+
+std::int64_t boot_clock_ns() {
+    timespec ts{};
+#ifdef CLOCK_BOOTTIME
+    clock_gettime(CLOCK_BOOTTIME, &ts);
+#else
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#endif
+    return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec +
+           boot_clock_skew.load(std::memory_order_relaxed);
+}
+
+void test_hooks::skew_boot_clock(std::chrono::nanoseconds by) {
+    boot_clock_skew.fetch_add(by.count(), std::memory_order_relaxed);
+}
+
+bool LeaseStatus::expired() const {
+    return boot_clock_ns() >= valid_until_ns.load(std::memory_order_acquire);
+}
 
 struct Renewer::Entry {
     std::shared_ptr<Renewal> renewal;
@@ -44,9 +66,10 @@ struct Renewer::Entry {
 
     void set_valid_until(Clock::time_point t) {
         valid_until = t;
-        status->valid_until_ns.store(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count(),
-            std::memory_order_release);
+        // The same instant on the boot clock (the distance from now is what both agree on).
+        const auto from_now =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(t - Clock::now());
+        status->valid_until_ns.store(boot_clock_ns() + from_now.count(), std::memory_order_release);
     }
 };
 
@@ -83,16 +106,17 @@ void Lease::pause() noexcept {
     if (owner_ && id_ != 0 && pid_ == process::current_pid()) owner_->pause(id_);
 }
 
-void Lease::resume_after_unknown(std::chrono::steady_clock::duration ttl,
+void Lease::resume_after_unknown(std::shared_ptr<Renewal> shorter,
+                                 std::chrono::steady_clock::duration shorter_ttl,
                                  std::chrono::steady_clock::time_point sent) noexcept {
     if (owner_ && id_ != 0 && pid_ == process::current_pid())
-        owner_->resume(id_, nullptr, ttl, sent);
+        owner_->resume(id_, std::move(shorter), shorter_ttl, sent, false);
 }
 
-void Lease::resume(std::unique_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
-                   std::chrono::steady_clock::time_point sent) {
+void Lease::resume(std::shared_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
+                   std::chrono::steady_clock::time_point sent) noexcept {
     if (owner_ && id_ != 0 && pid_ == process::current_pid())
-        owner_->resume(id_, std::move(renewal), ttl, sent);
+        owner_->resume(id_, std::move(renewal), ttl, sent, true);
 }
 
 Lease &Lease::operator=(Lease &&other) noexcept {
@@ -111,10 +135,7 @@ Lease &Lease::operator=(Lease &&other) noexcept {
 bool Lease::lost() const {
     if (!status_) return false;
     if (status_->lost.load(std::memory_order_acquire)) return true;
-    const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                 Renewer::Clock::now().time_since_epoch())
-                                 .count();
-    if (now < status_->valid_until_ns.load(std::memory_order_acquire)) return false;
+    if (!status_->expired()) return false;
     // Not renewed in time (this process was frozen, or its renewals failed): the lock may have
     // expired and been taken. Said once, said for good: the renewer drops it at its next turn.
     status_->lost.store(true, std::memory_order_release);
@@ -211,24 +232,25 @@ void Renewer::pause(std::uint64_t id) noexcept {
     wait_for_renewal_of(id, lock);
 }
 
-void Renewer::resume(std::uint64_t id, std::unique_ptr<Renewal> renewal, Clock::duration ttl,
-                     Clock::time_point sent) {
-    std::shared_ptr<Renewal> replacement(std::move(renewal));  // allocates: before the mutex
+void Renewer::resume(std::uint64_t id, std::shared_ptr<Renewal> renewal, Clock::duration ttl,
+                     Clock::time_point sent, bool known) noexcept {
     std::lock_guard<std::mutex> lock(state_->mutex);
     auto it = state_->leases.find(id);
     if (it == state_->leases.end()) return;  // lost meanwhile
     Entry &entry = it->second;
     entry.paused = false;
-    if (replacement) {
-        entry.renewal = std::move(replacement);
+    if (renewal) {
+        entry.renewal = std::move(renewal);
         entry.ttl = ttl;
         entry.interval = std::max<Clock::duration>(ttl / 3, kShortestInterval);
+    }
+    if (known) {
         entry.set_valid_until(sent + ttl - drift_margin(ttl));
         entry.due = sent + entry.interval;
     } else {
-        // The refresh failed or its outcome is unknown (it may have set a shorter TTL, or the
-        // reply was lost): the lock is trusted no longer than either TTL allows, and renewed
-        // at once at the old TTL, whose answer settles it.
+        // The refresh may still run on the server, before or after the renewals: trusted no
+        // longer than the shorter TTL from its send, and renewed at once at that TTL (renewals
+        // never shorten, so the lock then lives at least that long whatever runs last).
         entry.set_valid_until(std::min(entry.valid_until, sent + ttl - drift_margin(ttl)));
         entry.due = Clock::now();
     }
@@ -305,7 +327,7 @@ void Renewer::run() noexcept {
         const std::uint64_t id = next->first;
         const auto sent = Clock::now();
         if (next->second.status->lost.load(std::memory_order_acquire) ||
-            sent >= next->second.valid_until) {
+            sent >= next->second.valid_until || next->second.status->expired()) {
             // Too late (this thread or the whole process was held up, or renewals kept
             // failing): the lock may have expired and been taken, so it is not extended.
             ++st.lost;

@@ -65,6 +65,15 @@ class Renewal {
 
 class Renewer;
 
+// CLOCK_BOOTTIME in ns: like the steady clock, but it also counts time the system spent
+// suspended.
+std::int64_t boot_clock_ns();
+
+namespace test_hooks {
+// Moves boot_clock_ns() forward (a suspend the steady clock did not see). Tests only.
+void skew_boot_clock(std::chrono::nanoseconds by);
+}  // namespace test_hooks
+
 // The longest a renewal's connect or read may take (seconds): one stalled server delays the
 // other leases of the process by at most this much per try.
 constexpr double kLongestRenewalWait = 2.0;
@@ -78,9 +87,13 @@ inline double bounded_timeout(double seconds) {
 // What a lease's holder can read without a round trip (written by the thread).
 struct LeaseStatus {
     std::atomic<bool> lost{false};
-    // Until when (steady clock, ns) the lock is known to be ours: the send time of the last
-    // acquisition or renewal that succeeded, plus its TTL, less a margin for clock drift.
+    // Until when the lock is known to be ours: the send time of the last acquisition or
+    // renewal that succeeded, plus its TTL, less a margin for clock drift. On boot_clock_ns():
+    // a suspended host (or VM) does not advance the steady clock, but the server's TTL ran on.
     std::atomic<std::int64_t> valid_until_ns{0};
+
+    // Whether that time has passed (by the boot clock).
+    bool expired() const;
     std::atomic<std::uint64_t> renewed{0};
     std::atomic<std::uint64_t> failed{0};
 };
@@ -102,13 +115,17 @@ class Lease {
     // Around a refresh by the holder: pause() waits for a renewal in flight and holds the next
     // ones back (a renewal with the old TTL landing after the refresh would undo it). Then
     // resume() goes on with the TTL just set (`sent`: when the refresh was sent) and the
-    // renewal that extends to it; or resume_after_unknown() goes on with the old renewal at
-    // once, trusting the lock no longer than the refresh's TTL would (the refresh failed, threw,
-    // or said the lock is gone).
+    // renewal that extends to it. Or, when the refresh failed, threw or said the lock is gone
+    // (it may still run on the server later), resume_after_unknown() goes on at once at the
+    // shorter of the two TTLs (`shorter`, with its renewal; null: the old one is the shorter),
+    // trusting the lock no longer than that TTL from the refresh's send. Renewals never shorten
+    // a lock, so whichever of the refresh and the renewals the server runs last, the lock lives
+    // at least that long.
     void pause() noexcept;
-    void resume(std::unique_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
-                std::chrono::steady_clock::time_point sent);
-    void resume_after_unknown(std::chrono::steady_clock::duration ttl,
+    void resume(std::shared_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
+                std::chrono::steady_clock::time_point sent) noexcept;
+    void resume_after_unknown(std::shared_ptr<Renewal> shorter,
+                              std::chrono::steady_clock::duration shorter_ttl,
                               std::chrono::steady_clock::time_point sent) noexcept;
     // A renewal found the lock gone or taken, or the lock was not renewed in time (a frozen
     // holder, a server that did not answer) and may have expired. Sticky: once said, the
@@ -125,25 +142,27 @@ class Lease {
     std::shared_ptr<LeaseStatus> status_;
 };
 
-// A lease held back (Lease::pause()) while its holder refreshes the lock to `new_ttl`; sent()
-// is when the refresh went out. Unless resume()d with the renewal for the new TTL (or
-// dismiss()ed, the lease being ended by the caller), it goes on as after a refresh whose outcome
-// is unknown (Lease::resume_after_unknown()).
+// A lease held back (Lease::pause()) while its holder refreshes the lock to `new_ttl`. Unless
+// resume()d with the renewal for the new TTL (or dismiss()ed, the lease being ended by the
+// caller), it goes on as after a refresh whose outcome is unknown, at the shorter TTL: `shorter`
+// (with `shorter_ttl`) when the new TTL is shorter than the old, else null (and the old TTL).
 class PausedLease {
   public:
-    PausedLease(Lease &lease, std::chrono::steady_clock::duration new_ttl)
-        : lease_(lease), ttl_(new_ttl) {
+    PausedLease(Lease &lease, std::chrono::steady_clock::duration new_ttl,
+                std::unique_ptr<Renewal> shorter, std::chrono::steady_clock::duration shorter_ttl)
+        : lease_(lease), ttl_(new_ttl), shorter_(std::move(shorter)), shorter_ttl_(shorter_ttl) {
         lease_.pause();
         sent_ = std::chrono::steady_clock::now();
     }
     ~PausedLease() {
-        if (!done_) lease_.resume_after_unknown(ttl_, sent_);
+        if (!done_) lease_.resume_after_unknown(std::move(shorter_), shorter_ttl_, sent_);
     }
     PausedLease(const PausedLease &) = delete;
     PausedLease &operator=(const PausedLease &) = delete;
 
     void resume(std::unique_ptr<Renewal> renewal) {
-        lease_.resume(std::move(renewal), ttl_, sent_);
+        std::shared_ptr<Renewal> shared(std::move(renewal));  // may throw: then as unknown
+        lease_.resume(std::move(shared), ttl_, sent_);
         done_ = true;
     }
     void dismiss() { done_ = true; }
@@ -151,6 +170,8 @@ class PausedLease {
   private:
     Lease &lease_;
     std::chrono::steady_clock::duration ttl_;
+    std::shared_ptr<Renewal> shorter_;
+    std::chrono::steady_clock::duration shorter_ttl_;
     std::chrono::steady_clock::time_point sent_;
     bool done_ = false;
 };
@@ -204,8 +225,8 @@ class Renewer {
     struct Entry;
     void remove(std::uint64_t id) noexcept;
     void pause(std::uint64_t id) noexcept;
-    void resume(std::uint64_t id, std::unique_ptr<Renewal> renewal, Clock::duration ttl,
-                Clock::time_point sent);
+    void resume(std::uint64_t id, std::shared_ptr<Renewal> renewal, Clock::duration ttl,
+                Clock::time_point sent, bool known) noexcept;
     void wait_for_renewal_of(std::uint64_t id, std::unique_lock<std::mutex> &lock) noexcept;
     void run() noexcept;
     void join_thread(std::unique_lock<std::mutex> &lock) noexcept;

@@ -599,8 +599,11 @@ bool Protocol::extend_for(const std::string &name, unsigned long long holder, lo
     const std::string held_by_holder = q_name_ + " = ? AND " + q_conn_ + " = ? AND " + q_acquired_ +
                                        " AND IFNULL(IS_USED_LOCK(?), 0) = ?";
     const auto id = Param::integer(static_cast<long long>(holder));
-    Result r = run("UPDATE " + q_table_ + " SET " + q_created_ + " = unix_timestamp(), " + q_ttl_ +
-                       " = ? WHERE " + held_by_holder,
+    // Never shortens: a renewal the server runs late (its client gave up waiting) must not cut
+    // back a refresh to a longer TTL. ttl is assigned first: it reads the old created.
+    Result r = run("UPDATE " + q_table_ + " SET " + q_ttl_ + " = GREATEST(?, " + q_created_ +
+                       " + " + q_ttl_ + " - unix_timestamp()), " + q_created_ +
+                       " = unix_timestamp() WHERE " + held_by_holder,
                    {Param::integer(ttl), Param::str(name), id, Param::str(name), id});
     if (r.affected == 1) return true;
     // Zero rows changed also when created and ttl already had these values (same second).

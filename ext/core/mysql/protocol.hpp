@@ -80,8 +80,9 @@ class Protocol {
     // the session does not hold it (expired and taken over, or never held).
     bool extend(const std::string &name, long long ttl);
     // Auto-renewal, from another session: sets the lock that session `holder` (its
-    // connection_id()) holds to expire `ttl` seconds from now; false if it no longer holds it
-    // (its row is gone or another session's, or it lost GET_LOCK).
+    // connection_id()) holds to expire `ttl` seconds from now, or leaves it if it expires later
+    // (never shortens); false if it no longer holds it (its row is gone or another session's,
+    // or it lost GET_LOCK).
     bool extend_for(const std::string &name, unsigned long long holder, long long ttl);
     // Native API, an administrator's action (Laravel's forceRelease()): frees `name` whoever
     // holds it. Another session that holds GET_LOCK is ended (KILL), as a take-over ends a

@@ -120,6 +120,14 @@ const Script kRefreshScript = {
     "if redis.call(\"get\",KEYS[1]) == ARGV[1] then return redis.call(\"pexpire\",KEYS[1],ARGV[2]) "
     "else return 0 end",
     "36e94d1c6e02fcefaa7ee5d79eee614dbac55f10"};
+// A renewal: like kRefreshScript, but never shortens (a renewal the server runs late, after a
+// refresh to a longer TTL, must not cut it back).
+const Script kExtendScript = {
+    "if redis.call(\"get\",KEYS[1]) == ARGV[1] then "
+    "local left = redis.call(\"pttl\",KEYS[1]) "
+    "if left >= 0 and left < tonumber(ARGV[2]) then redis.call(\"pexpire\",KEYS[1],ARGV[2]) end "
+    "return 1 else return 0 end",
+    "a895629b184ec8b374d821fb4b675289ab0fe3e3"};
 const Script kLifetimeScript = {
     "if redis.call(\"get\",KEYS[1]) == ARGV[1] then return redis.call(\"pttl\",KEYS[1]) "
     "else return -3 end",
@@ -236,6 +244,13 @@ bool release(Connection &conn, std::string_view key, std::string_view value) {
 bool refresh(Connection &conn, std::string_view key, std::string_view value, long long ttl_ms) {
     std::string ttl = std::to_string(ttl_ms);
     Reply r = run_script(conn, kRefreshScript, key, {value, ttl});
+    return reply_integer(r.get()) == 1;
+}
+
+bool extend_at_least(Connection &conn, std::string_view key, std::string_view value,
+                     long long ttl_ms) {
+    std::string ttl = std::to_string(ttl_ms);
+    Reply r = run_script(conn, kExtendScript, key, {value, ttl});
     return reply_integer(r.get()) == 1;
 }
 

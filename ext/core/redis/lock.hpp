@@ -53,6 +53,7 @@ extern const Script kReleaseScript;  // KEYS=key,queue,alive ARGV=value,claim ms
 extern const Script kQueuedAcquireScript;  // see AcquireWait
 extern const Script kLeaveQueueScript;     // see AcquireWait::leave_queue
 extern const Script kRefreshScript;        // KEYS[1]=key ARGV[1]=value ARGV[2]=ttl ms → 1/0
+extern const Script kExtendScript;         // as kRefreshScript, never shortening → 1/0
 extern const Script kFencedAcquireScript;  // KEYS=key,fence ARGV=value,ttl s → token or 0
 extern const Script kLifetimeScript;  // KEYS[1]=key ARGV[1]=value → pttl ms, or -3 if not ours
 
@@ -77,6 +78,11 @@ bool release(Connection &conn, std::string_view key, std::string_view value);
 
 // Sets the key's expiry to ttl_ms if its value is still ours.
 bool refresh(Connection &conn, std::string_view key, std::string_view value, long long ttl_ms);
+// Auto-renewal: like refresh(), but a key that has more than ttl_ms left keeps it (a renewal
+// the server runs late, after a refresh to a longer TTL, must not cut it back). True while the
+// key holds `value`.
+bool extend_at_least(Connection &conn, std::string_view key, std::string_view value,
+                     long long ttl_ms);
 
 // Milliseconds the key has left if its value is still ours; nothing if it is gone or not
 // ours; -1 if it has no expiry.

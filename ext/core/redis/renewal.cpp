@@ -46,7 +46,7 @@ std::unique_ptr<renew::Renewal> make_renewal(const ConnectionParams &params, std
                                              std::string value, long long ttl_ms) {
     return make_renewal(params,
                         [key = std::move(key), value = std::move(value), ttl_ms](Connection &conn) {
-                            return refresh(conn, key, value, ttl_ms);
+                            return extend_at_least(conn, key, value, ttl_ms);
                         });
 }
 

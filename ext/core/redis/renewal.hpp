@@ -13,12 +13,12 @@
 namespace nativelock::redis {
 
 // extend(conn) sets the key's TTL anew if it still holds our token and says whether it did
-// (redis::refresh for the plain format, symfony::put_off_expiration for Symfony's).
+// (redis::extend_at_least for the plain format, symfony::extend_at_least for Symfony's).
 using ExtendFn = std::function<bool(Connection &)>;
 
 std::unique_ptr<renew::Renewal> make_renewal(const ConnectionParams &params, ExtendFn extend);
 
-// The plain format's renewal: refresh(key, value, ttl_ms).
+// The plain format's renewal: extend_at_least(key, value, ttl_ms) (never shortens).
 std::unique_ptr<renew::Renewal> make_renewal(const ConnectionParams &params, std::string key,
                                              std::string value, long long ttl_ms);
 

@@ -100,6 +100,21 @@ const Script kPutOffScript = {
     "return 1",
     "b5c9471ac796084322c3afb9e3623eb8a40d2499"};
 
+// A renewal: like kPutOffScript, but never moves an expiry earlier (a renewal the server runs
+// late, after a refresh to a longer TTL, must not cut it back).
+const Script kExtendScript = {
+    NL_SF_HEAD NL_SF_EXPIRE NL_SF_REFUSE_STRING NL_SF_NOW NL_SF_DROP_EXPIRED
+    "local later = now + tonumber(ARGV[2]) "
+    "local mine = redis.call(\"zscore\",KEYS[1],ARGV[1]) "
+    "if not mine then return 0 end "
+    "if tonumber(mine) < later then redis.call(\"zadd\",KEYS[1],later,ARGV[1]) end "
+    "local writer = redis.call(\"zscore\",KEYS[1],\"__write__\") "
+    "if writer and tonumber(writer) < later then "
+    "redis.call(\"zadd\",KEYS[1],later,\"__write__\") end "
+    "expire_at_max() "
+    "return 1",
+    "07935c0bd7f248c51066b0817324c53ed0de36e7"};
+
 const Script kDeleteScript = {
     NL_SF_HEAD NL_SF_QUEUE NL_SF_REFUSE_STRING
     "if not redis.call(\"zscore\",KEYS[1],ARGV[1]) then return 0 end "
@@ -268,6 +283,12 @@ bool put_off_expiration(Connection &conn, std::string_view key, std::string_view
                         long long ttl_ms) {
     const std::string ttl = check_ttl(ttl_ms);
     return reply_integer(run_script(conn, kPutOffScript, key, {token, ttl}).get()) == 1;
+}
+
+bool extend_at_least(Connection &conn, std::string_view key, std::string_view token,
+                     long long ttl_ms) {
+    const std::string ttl = check_ttl(ttl_ms);
+    return reply_integer(run_script(conn, kExtendScript, key, {token, ttl}).get()) == 1;
 }
 
 bool remove(Connection &conn, std::string_view key, std::string_view token) {

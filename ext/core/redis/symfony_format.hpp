@@ -63,6 +63,7 @@ long long ttl_ms_from_seconds(double ttl_seconds);
 extern const Script kSaveScript;           // KEYS=key ARGV=token,ttl ms → 1/0
 extern const Script kSaveReadScript;       // KEYS=key,queue,alive ARGV=token,ttl ms,claim → 1/0
 extern const Script kPutOffScript;         // KEYS=key ARGV=token,ttl ms → 1/0
+extern const Script kExtendScript;         // as kPutOffScript, never shortening → 1/0
 extern const Script kDeleteScript;         // KEYS=key,queue,alive ARGV=token,claim → 1/0
 extern const Script kExistsScript;         // KEYS=key ARGV=token → 1/0
 extern const Script kRemainingScript;      // KEYS=key ARGV=token → ms left, or -2
@@ -82,6 +83,10 @@ bool save_read(Connection &conn, std::string_view key, std::string_view token, l
 // an expired token is dropped first instead of revived).
 bool put_off_expiration(Connection &conn, std::string_view key, std::string_view token,
                         long long ttl_ms);
+// Auto-renewal: like put_off_expiration(), but an expiry later than ttl_ms from now is kept
+// (a renewal the server runs late must not cut back a refresh to a longer TTL).
+bool extend_at_least(Connection &conn, std::string_view key, std::string_view token,
+                     long long ttl_ms);
 // Symfony's delete(): removes our token (and the writer marker); true if our token was there.
 // Hands the lock to the waiters it frees.
 bool remove(Connection &conn, std::string_view key, std::string_view token);
