@@ -273,7 +273,7 @@ std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state,
 // Starts the renewer's lease on a lock this process holds, which was given its TTL at `since`
 // (the acquisition's reply, a refresh's send); no-op for a lock without expiry. Throws if the
 // thread cannot be started.
-void start_renewal(LockState &state, std::chrono::steady_clock::time_point since) {
+void start_renewal(LockState &state, nativelock::renew::Instant since) {
     state.lease.reset();
     std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state, state.ttl);
     if (!renewal) return;
@@ -565,7 +565,7 @@ bool wants_renewal(const LockState &state) {
 bool refresh_held(LockState &state, std::optional<double> ttl, bool renew_after) {
     if (renewal_lost(state)) return false;
     if (!state.lease.active()) {
-        const auto sent = std::chrono::steady_clock::now();
+        const auto sent = nativelock::renew::Instant::now();
         if (!refresh_on_backend(state, ttl)) return false;
         state.ttl = ttl;
         if (renew_after) start_renewal(state, sent);
@@ -671,7 +671,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         }
         if (!got) return Outcome::NotAcquired;
         // Its TTL counts from about now (the lease's margin covers the reply's way back).
-        const auto acquired_at = std::chrono::steady_clock::now();
+        const auto acquired_at = nativelock::renew::Instant::now();
         if (state->fencing) token = draw_fence_or_give_back(*state, token);
         state->fence = token;
         if (state->config.kind == BackendKind::RedisPlain ||
@@ -685,12 +685,20 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         if (renewable(state->config.kind) && state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
             try {
                 auto since = acquired_at;
-                if (state->config.kind == BackendKind::Mysql) {
+                if (state->config.kind == BackendKind::Mysql && ttl && *ttl < kNoLimitSeconds) {
                     // The row's `created` may have been written long before GET_LOCK was
                     // granted (a wait behind its holder): set anew, the lease counts from a
                     // known time.
-                    since = std::chrono::steady_clock::now();
-                    if (!refresh_on_backend(*state, ttl)) state->lease_lost = true;
+                    since = nativelock::renew::Instant::now();
+                    if (!refresh_on_backend(*state, ttl)) {
+                        // Taken over (our session ended) between the grant and now: not ours.
+                        try {
+                            release_on_backend(*state);
+                        } catch (...) {
+                        }
+                        mark_not_held(*state);
+                        return Outcome::NotAcquired;
+                    }
                 }
                 start_renewal(*state, since);
             } catch (...) {

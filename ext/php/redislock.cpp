@@ -135,7 +135,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         }
         if (!got) return LockOutcome::NotAcquired;
         // Its TTL counts from about now (the lease's margin covers the reply's way back).
-        const auto acquired_at = std::chrono::steady_clock::now();
+        const auto acquired_at = nativelock::renew::Instant::now();
         state = &state_of(object);
         state->connection_in_use = redislock_globals().pool.pin(*params);
         state->held = true;
@@ -451,7 +451,7 @@ ZEND_METHOD(RedisLock, setAutoRenew) {
         // Held for a while already: the key is given its TTL again now (which also says
         // whether it is still ours), so the lease starts from a known expiry.
         NL_TRY
-        const auto sent = std::chrono::steady_clock::now();
+        const auto sent = nativelock::renew::Instant::now();
         if (redis::refresh(redislock_globals().pool.get(*state->params), state->key, state->value,
                            state->key_ttl * 1000)) {
             start_renewal(*state, sent);

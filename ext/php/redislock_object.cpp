@@ -119,7 +119,7 @@ std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state, long lo
     return redis::make_renewal(*state.params, state.key, state.value, ttl_seconds * 1000);
 }
 
-void start_renewal(LockState &state, std::chrono::steady_clock::time_point since) {
+void start_renewal(LockState &state, nativelock::renew::Instant since) {
     if (state.lease.active()) return;
     std::unique_ptr<renew::Renewal> renewal = make_renewal_for(state, state.key_ttl);
     if (!renewal) return;

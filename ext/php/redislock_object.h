@@ -133,7 +133,7 @@ inline bool renewable_ttl(long long ttl_seconds) {
 // Starts the renewer's lease on a lock this process holds, whose key was given key_ttl at
 // `since` (the acquisition's reply, a refresh's send); no-op for a lock without expiry. Throws
 // if the thread cannot be started.
-void start_renewal(LockState &state, std::chrono::steady_clock::time_point since);
+void start_renewal(LockState &state, nativelock::renew::Instant since);
 // Links a freshly acquired lock into the registry, with a reference to its object.
 void track(zend_object *object);
 // Unlinks; returns whether the registry's reference must now be dropped by the caller.

@@ -248,13 +248,18 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                         // granted (a wait behind its holder): set anew, the lease counts from
                         // a known time.
                         // (Renewed on the native driver only: nothing to do on a PDO.)
-                        const auto since = std::chrono::steady_clock::now();
+                        const auto since = nativelock::renew::Instant::now();
                         const bool renewed = !st().held_via_pdo && st().held_native &&
                                              ttl_whole >= 1 && ttl_whole < core::kMaxTtlSeconds;
                         const bool still_held = !renewed || protocol.extend(lock_name, ttl_whole);
-                        HeldLock *held = held_lock(lock_name);
-                        start_renewal(*held, since);
-                        if (!still_held) held->lease_lost = true;
+                        if (!still_held) {
+                            // Taken over (our session ended) between the grant and now: the
+                            // lock goes back (below) and the caller learns it was not had.
+                            throw core::AcquireFailed(
+                                "Lock was taken over by another session as "
+                                "soon as it was granted");
+                        }
+                        start_renewal(*held_lock(lock_name), since);
                     } catch (...) {
                         // No renewer thread: the lock is given back, not held unrenewed.
                         untrack(lock_name);
@@ -473,7 +478,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
     const std::string lock_name = held->name;
     const long long ttl = held->ttl;
     bool still_held = true;
-    const auto sent = std::chrono::steady_clock::now();
+    const auto sent = nativelock::renew::Instant::now();
     if (ttl >= 1 && ttl < core::kMaxTtlSeconds) {
         core::Protocol protocol(session(), quote_style());
         still_held = protocol.extend(lock_name, ttl);

@@ -159,7 +159,7 @@ HeldLock *held_lock(const std::string &name) {
     return nullptr;
 }
 
-void start_renewal(HeldLock &lock, std::chrono::steady_clock::time_point since) {
+void start_renewal(HeldLock &lock, nativelock::renew::Instant since) {
     RequestState &s = st();
     if (lock.lease.active() || s.held_via_pdo || !s.held_native) return;
     if (lock.ttl < 1 || lock.ttl >= core::kMaxTtlSeconds) return;  // no expiry worth renewing

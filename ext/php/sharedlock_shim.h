@@ -197,7 +197,7 @@ HeldLock *held_lock(const std::string &name);
 // Starts auto-renewal of a lock held on the native session, whose row was given its TTL at
 // `since` (no-op on a PDO, for a lock without expiry, or one already renewed). Throws if the
 // thread cannot be started.
-void start_renewal(HeldLock &lock, std::chrono::steady_clock::time_point since);
+void start_renewal(HeldLock &lock, nativelock::renew::Instant since);
 void untrack(const std::string &name);
 // The fencing token of `name` as this process holds it in this request: -1 if it does not hold
 // it, 0 if it was taken without a token.

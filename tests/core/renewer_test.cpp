@@ -302,7 +302,7 @@ TEST(Renewer, PauseHoldsRenewalsBackAndResumeTakesTheNewTtl) {
     EXPECT_EQ(first_calls->load(), paused_at);
     auto second = std::make_unique<Scripted>();
     auto second_calls = second->calls;
-    lease.resume(std::move(second), 3000ms, renew::Renewer::Clock::now());
+    lease.resume(std::move(second), 3000ms, renew::Instant::now());
     std::this_thread::sleep_for(600ms);
     EXPECT_EQ(first_calls->load(), paused_at) << "the old renewal is gone";
     EXPECT_EQ(second_calls->load(), 0) << "the new TTL's first renewal comes at 1 s";
@@ -312,7 +312,7 @@ TEST(Renewer, PauseHoldsRenewalsBackAndResumeTakesTheNewTtl) {
     // the old, shorter TTL.
     lease.pause();
     int before = second_calls->load();
-    lease.resume_after_unknown(nullptr, 3000ms, renew::Renewer::Clock::now());
+    lease.resume_after_unknown(nullptr, 3000ms, renew::Instant::now());
     EXPECT_TRUE(eventually([&] { return second_calls->load() > before; }, 500ms));
     EXPECT_FALSE(lease.lost());
     // To a shorter TTL: renewed at once, and from then on, at the shorter TTL (its renewal,
@@ -321,10 +321,60 @@ TEST(Renewer, PauseHoldsRenewalsBackAndResumeTakesTheNewTtl) {
     auto shorter = std::make_unique<Scripted>();
     auto shorter_calls = shorter->calls;
     const int second_before = second_calls->load();
-    lease.resume_after_unknown(std::move(shorter), 600ms, renew::Renewer::Clock::now());
+    lease.resume_after_unknown(std::move(shorter), 600ms, renew::Instant::now());
     EXPECT_TRUE(eventually([&] { return shorter_calls->load() >= 3; }, 2000ms));
     EXPECT_EQ(second_calls->load(), second_before);
     EXPECT_FALSE(lease.lost());
+    // For good: a later refresh that succeeds with a longer TTL does not lift the cap (the
+    // unknown one may still run late), so renewals come at a third of 600 ms and a failing
+    // one ends the trust after ~565 ms, not ~28 s.
+    lease.pause();
+    auto longer = std::make_unique<Scripted>();
+    longer->answer->store(Outcome::Failed);
+    auto longer_calls = longer->calls;
+    lease.resume(std::move(longer), 30000ms, renew::Instant::now());
+    EXPECT_TRUE(eventually([&] { return longer_calls->load() >= 1; }, 1000ms));
+    EXPECT_TRUE(eventually([&] { return lease.lost(); }, 1500ms));
+}
+
+// A refresh to a shorter TTL whose outcome is unknown: the lock is trusted only that long from
+// the refresh's send (a failing renewal then ends it at ~565 ms, not at the old ~2.85 s).
+TEST(Renewer, AnUnknownRefreshToAShorterTtlShortensTheTrust) {
+    renew::Renewer renewer;
+    renew::Lease lease = renewer.start(std::make_unique<Scripted>(), 3000ms);
+    lease.pause();
+    auto shorter = std::make_unique<Scripted>();
+    shorter->answer->store(Outcome::Failed);
+    auto shorter_calls = shorter->calls;
+    lease.resume_after_unknown(std::move(shorter), 600ms, renew::Instant::now());
+    EXPECT_TRUE(eventually([&] { return shorter_calls->load() >= 1; }, 500ms)) << "at once";
+    EXPECT_TRUE(eventually([&] { return lease.lost(); }, 1500ms));
+}
+
+// A suspend in the middle of a renewal's round trip (the server ran it, then the host slept
+// before the reply was read): the trust counts from the send on the boot clock, so the lease
+// reads lost after the resume.
+TEST(Renewer, ASuspendDuringARenewalIsCounted) {
+    struct SuspendsMidRoundTrip : renew::Renewal {
+        std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
+        Outcome renew(renew::Connections &) override {
+            if (calls->fetch_add(1) == 0) renew::test_hooks::skew_boot_clock(10s);
+            return Outcome::Renewed;
+        }
+    };
+    struct Unskew {
+        std::shared_ptr<std::atomic<int>> calls;
+        ~Unskew() {
+            if (calls->load() > 0) renew::test_hooks::skew_boot_clock(-10s);
+        }
+    };
+    renew::Renewer renewer;
+    auto r = std::make_unique<SuspendsMidRoundTrip>();
+    Unskew unskew{r->calls};
+    renew::Lease lease = renewer.start(std::move(r), 3000ms);  // first renewal at 1 s
+    ASSERT_TRUE(eventually([&] { return unskew.calls->load() >= 1; }, 3000ms));
+    std::this_thread::sleep_for(50ms);
+    EXPECT_TRUE(lease.lost()) << "renewed, but 10 s of suspend passed since it was sent";
 }
 
 // A host (or VM) suspended past a lease's TTL: the steady clock did not advance, the server's
@@ -396,18 +446,18 @@ class RedisRenewal : public redis::test_support::RedisServerTest {
     void SetUp() override { connect("nativelock:test:renew:"); }
 };
 
-TEST_F(RedisRenewal, KeepsAOneSecondKeyAliveAndStopsAtRelease) {
+TEST_F(RedisRenewal, KeepsATwoSecondKeyAliveAndStopsAtRelease) {
     renew::Renewer renewer;
-    ASSERT_TRUE(redis::try_acquire(*conn_, key_, "mine", 1));
+    ASSERT_TRUE(redis::try_acquire(*conn_, key_, "mine", 2));
     renew::Lease lease = renewer.start(
-        redis::make_renewal(redis::test_support::server(), key_, "mine", 1000), 1000ms);
-    std::this_thread::sleep_for(2500ms);
-    EXPECT_TRUE(redis::is_held(*conn_, key_, "mine")) << "renewed past its 1 s TTL";
+        redis::make_renewal(redis::test_support::server(), key_, "mine", 2000), 2000ms);
+    std::this_thread::sleep_for(4500ms);
+    EXPECT_TRUE(redis::is_held(*conn_, key_, "mine")) << "renewed past its 2 s TTL";
     EXPECT_GE(lease.renewed(), 4u);
     EXPECT_EQ(renewer.stats().connections, 1u);
     lease.reset();
     EXPECT_TRUE(eventually([&] { return !renewer.stats().running; }, 2000ms));
-    EXPECT_TRUE(eventually([&] { return !redis::is_held(*conn_, key_, "mine"); }, 2500ms))
+    EXPECT_TRUE(eventually([&] { return !redis::is_held(*conn_, key_, "mine"); }, 3500ms))
         << "expires at its TTL once nobody renews it";
 }
 
@@ -508,8 +558,10 @@ TEST_F(MysqlRenewal, ARenewalNeverShortensTheRow) {
     mysql::NativeSession a(mysql_server()), r(mysql_server());
     mysql::Protocol pa(a, mysql::QuoteStyle::Default), pr(r, mysql::QuoteStyle::Default);
     pa.lock(name_, Deadline::after(0), 60);
+    std::this_thread::sleep_for(2100ms);  // `created` is from an earlier second now
     EXPECT_TRUE(pr.extend_for(name_, a.connection_id(), 2));
-    EXPECT_GE(pa.remaining_seconds(name_).value_or(0), 58);
+    EXPECT_GE(pa.remaining_seconds(name_).value_or(0), 56);
+    EXPECT_LE(pa.remaining_seconds(name_).value_or(0), 58) << "what was left, not a fresh 60 s";
     EXPECT_TRUE(pr.extend_for(name_, a.connection_id(), 120));
     EXPECT_GE(pa.remaining_seconds(name_).value_or(0), 118);
     EXPECT_TRUE(pr.extend_for(name_, a.connection_id(), 2));

@@ -50,6 +50,13 @@ void test_hooks::skew_boot_clock(std::chrono::nanoseconds by) {
     boot_clock_skew.fetch_add(by.count(), std::memory_order_relaxed);
 }
 
+Instant Instant::now() {
+    Instant i;
+    i.boot_ns = boot_clock_ns();
+    i.steady = std::chrono::steady_clock::now();
+    return i;
+}
+
 bool LeaseStatus::expired() const {
     return boot_clock_ns() >= valid_until_ns.load(std::memory_order_acquire);
 }
@@ -59,17 +66,38 @@ struct Renewer::Entry {
     std::shared_ptr<LeaseStatus> status;
     Clock::duration ttl;
     Clock::duration interval;
+    // The shortest TTL of a refresh whose outcome was unknown: it may still run on the server
+    // (late), so the lock is trusted no longer than this after any send, for good.
+    Clock::duration cap = Clock::duration::max();
     Clock::time_point due;
-    // Until when the lock is known to be ours (see LeaseStatus::valid_until_ns).
+    // Until when the lock is known to be ours, on the steady clock (the boot clock's is in
+    // status->valid_until_ns).
     Clock::time_point valid_until;
     bool paused = false;  // the holder is refreshing it
 
-    void set_valid_until(Clock::time_point t) {
-        valid_until = t;
-        // The same instant on the boot clock (the distance from now is what both agree on).
-        const auto from_now =
-            std::chrono::duration_cast<std::chrono::nanoseconds>(t - Clock::now());
-        status->valid_until_ns.store(boot_clock_ns() + from_now.count(), std::memory_order_release);
+    // How long after a send the lock is trusted: the TTL (capped), less the drift margin.
+    Clock::duration trust() const {
+        const Clock::duration t = std::min(ttl, cap);
+        return t - drift_margin(t);
+    }
+    // Renewals come at a third of the (capped) TTL.
+    void set_ttl(Clock::duration new_ttl) {
+        ttl = new_ttl;
+        interval = std::max<Clock::duration>(std::min(ttl, cap) / 3, kShortestInterval);
+    }
+    // The lock is trusted until `sent` + trust(), on both clocks (with `only_sooner`: never
+    // later than it already was).
+    void trust_from(Instant sent, bool only_sooner = false) {
+        const Clock::duration t = trust();
+        Clock::time_point steady = sent.steady + t;
+        std::int64_t boot =
+            sent.boot_ns + std::chrono::duration_cast<std::chrono::nanoseconds>(t).count();
+        if (only_sooner) {
+            steady = std::min(steady, valid_until);
+            boot = std::min(boot, status->valid_until_ns.load(std::memory_order_acquire));
+        }
+        valid_until = steady;
+        status->valid_until_ns.store(boot, std::memory_order_release);
     }
 };
 
@@ -108,13 +136,13 @@ void Lease::pause() noexcept {
 
 void Lease::resume_after_unknown(std::shared_ptr<Renewal> shorter,
                                  std::chrono::steady_clock::duration shorter_ttl,
-                                 std::chrono::steady_clock::time_point sent) noexcept {
+                                 Instant sent) noexcept {
     if (owner_ && id_ != 0 && pid_ == process::current_pid())
         owner_->resume(id_, std::move(shorter), shorter_ttl, sent, false);
 }
 
 void Lease::resume(std::shared_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
-                   std::chrono::steady_clock::time_point sent) noexcept {
+                   Instant sent) noexcept {
     if (owner_ && id_ != 0 && pid_ == process::current_pid())
         owner_->resume(id_, std::move(renewal), ttl, sent, true);
 }
@@ -173,17 +201,13 @@ Renewer::Clock::duration Renewer::drift_margin(Clock::duration ttl) {
     return std::min<Clock::duration>(ttl / 20 + std::chrono::milliseconds(5), ttl / 3);
 }
 
-Lease Renewer::start(std::unique_ptr<Renewal> renewal, Clock::duration ttl,
-                     Clock::time_point since) {
+Lease Renewer::start(std::unique_ptr<Renewal> renewal, Clock::duration ttl, Instant since) {
     Entry entry;
     entry.renewal = std::move(renewal);
     entry.status = std::make_shared<LeaseStatus>();
-    entry.ttl = ttl;
-    entry.interval = std::max<Clock::duration>(ttl / 3, kShortestInterval);
-    const auto now = Clock::now();
-    if (since > now) since = now;
-    entry.set_valid_until(since + ttl - drift_margin(ttl));
-    entry.due = std::max(since + entry.interval, now);
+    entry.set_ttl(ttl);
+    entry.trust_from(since);
+    entry.due = std::max(since.steady + entry.interval, Clock::now());
 
     std::unique_lock<std::mutex> lock(state_->mutex);
     // The last thread may be on its way out (closing its connections): wait for it.
@@ -233,25 +257,30 @@ void Renewer::pause(std::uint64_t id) noexcept {
 }
 
 void Renewer::resume(std::uint64_t id, std::shared_ptr<Renewal> renewal, Clock::duration ttl,
-                     Clock::time_point sent, bool known) noexcept {
+                     Instant sent, bool known) noexcept {
     std::lock_guard<std::mutex> lock(state_->mutex);
     auto it = state_->leases.find(id);
     if (it == state_->leases.end()) return;  // lost meanwhile
     Entry &entry = it->second;
     entry.paused = false;
-    if (renewal) {
-        entry.renewal = std::move(renewal);
-        entry.ttl = ttl;
-        entry.interval = std::max<Clock::duration>(ttl / 3, kShortestInterval);
-    }
     if (known) {
-        entry.set_valid_until(sent + ttl - drift_margin(ttl));
-        entry.due = sent + entry.interval;
+        if (renewal) entry.renewal = std::move(renewal);
+        entry.set_ttl(ttl);
+        entry.trust_from(sent);
+        entry.due = sent.steady + entry.interval;
     } else {
-        // The refresh may still run on the server, before or after the renewals: trusted no
-        // longer than the shorter TTL from its send, and renewed at once at that TTL (renewals
-        // never shorten, so the lock then lives at least that long whatever runs last).
-        entry.set_valid_until(std::min(entry.valid_until, sent + ttl - drift_margin(ttl)));
+        // The refresh may still run on the server, before or after the renewals: from now on
+        // the lock is trusted no longer than the shorter TTL (`ttl`) after any send, and renewed
+        // at once at that TTL (renewals never shorten, so the lock then lives at least that long
+        // whatever the server runs last).
+        entry.cap = std::min(entry.cap, ttl);
+        if (renewal) {
+            entry.renewal = std::move(renewal);  // extends to the shorter TTL
+            entry.set_ttl(ttl);
+        } else {
+            entry.set_ttl(entry.ttl);  // the interval follows the cap
+        }
+        entry.trust_from(sent, true);
         entry.due = Clock::now();
     }
     state_->wake->notify_all();
@@ -325,9 +354,9 @@ void Renewer::run() noexcept {
             continue;
         }
         const std::uint64_t id = next->first;
-        const auto sent = Clock::now();
+        const Instant sent = Instant::now();
         if (next->second.status->lost.load(std::memory_order_acquire) ||
-            sent >= next->second.valid_until || next->second.status->expired()) {
+            sent.steady >= next->second.valid_until || next->second.status->expired()) {
             // Too late (this thread or the whole process was held up, or renewals kept
             // failing): the lock may have expired and been taken, so it is not extended.
             ++st.lost;
@@ -360,7 +389,7 @@ void Renewer::run() noexcept {
                 ++st.renewed;
                 entry.status->renewed.fetch_add(1);
                 // The server set the new TTL after we sent: counting from the send is safe.
-                entry.set_valid_until(sent + entry.ttl - drift_margin(entry.ttl));
+                entry.trust_from(sent);
                 entry.due = now + entry.interval;
                 break;
             case Outcome::Failed:

@@ -84,6 +84,16 @@ inline double bounded_timeout(double seconds) {
     return seconds > 0 && seconds < kLongestRenewalWait ? seconds : kLongestRenewalWait;
 }
 
+// A moment on both clocks: the steady clock schedules renewals, the boot clock (which also
+// counts time the host spent suspended) judges how long a lock is trusted. Taken when a
+// command that sets a TTL is sent (an acquisition: when its reply is read).
+struct Instant {
+    std::chrono::steady_clock::time_point steady;
+    std::int64_t boot_ns = 0;
+    // The boot clock is read first: a delay between the two reads only shortens the trust.
+    static Instant now();
+};
+
 // What a lease's holder can read without a round trip (written by the thread).
 struct LeaseStatus {
     std::atomic<bool> lost{false};
@@ -123,10 +133,10 @@ class Lease {
     // at least that long.
     void pause() noexcept;
     void resume(std::shared_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
-                std::chrono::steady_clock::time_point sent) noexcept;
+                Instant sent) noexcept;
     void resume_after_unknown(std::shared_ptr<Renewal> shorter,
                               std::chrono::steady_clock::duration shorter_ttl,
-                              std::chrono::steady_clock::time_point sent) noexcept;
+                              Instant sent) noexcept;
     // A renewal found the lock gone or taken, or the lock was not renewed in time (a frozen
     // holder, a server that did not answer) and may have expired. Sticky: once said, the
     // renewer stops extending it.
@@ -152,7 +162,7 @@ class PausedLease {
                 std::unique_ptr<Renewal> shorter, std::chrono::steady_clock::duration shorter_ttl)
         : lease_(lease), ttl_(new_ttl), shorter_(std::move(shorter)), shorter_ttl_(shorter_ttl) {
         lease_.pause();
-        sent_ = std::chrono::steady_clock::now();
+        sent_ = Instant::now();
     }
     ~PausedLease() {
         if (!done_) lease_.resume_after_unknown(std::move(shorter_), shorter_ttl_, sent_);
@@ -172,7 +182,7 @@ class PausedLease {
     std::chrono::steady_clock::duration ttl_;
     std::shared_ptr<Renewal> shorter_;
     std::chrono::steady_clock::duration shorter_ttl_;
-    std::chrono::steady_clock::time_point sent_;
+    Instant sent_;
     bool done_ = false;
 };
 
@@ -202,7 +212,7 @@ class Renewer {
     // Starts the thread if it is not running. Throws std::system_error if no thread can be
     // started.
     Lease start(std::unique_ptr<Renewal> renewal, Clock::duration ttl,
-                Clock::time_point since = Clock::now());
+                Instant since = Instant::now());
 
     // The margin by which a lease is judged lost before its TTL runs out (5 % + 5 ms, at most
     // a third): clock drift between this host and the server, and the time between the
@@ -226,7 +236,7 @@ class Renewer {
     void remove(std::uint64_t id) noexcept;
     void pause(std::uint64_t id) noexcept;
     void resume(std::uint64_t id, std::shared_ptr<Renewal> renewal, Clock::duration ttl,
-                Clock::time_point sent, bool known) noexcept;
+                Instant sent, bool known) noexcept;
     void wait_for_renewal_of(std::uint64_t id, std::unique_lock<std::mutex> &lock) noexcept;
     void run() noexcept;
     void join_thread(std::unique_lock<std::mutex> &lock) noexcept;
