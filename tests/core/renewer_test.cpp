@@ -351,6 +351,28 @@ TEST(Renewer, AnUnknownRefreshToAShorterTtlShortensTheTrust) {
     EXPECT_TRUE(eventually([&] { return lease.lost(); }, 1500ms));
 }
 
+// Under such a cap a failed renewal is retried at a tenth of the capped TTL, not of the lease's
+// TTL (a later refresh to 30 s succeeded: its tenth would come after the trust ran out), so one
+// transient failure is survived.
+TEST(Renewer, UnderACapAFailedRenewalIsRetriedInTime) {
+    struct FailsOnce : renew::Renewal {
+        std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
+        Outcome renew(renew::Connections &) override {
+            return calls->fetch_add(1) == 0 ? Outcome::Failed : Outcome::Renewed;
+        }
+    };
+    renew::Renewer renewer;
+    renew::Lease lease = renewer.start(std::make_unique<Scripted>(), 3000ms);
+    lease.pause();
+    lease.resume_after_unknown(std::make_unique<Scripted>(), 600ms, renew::Instant::now());
+    lease.pause();
+    auto longer = std::make_unique<FailsOnce>();
+    auto calls = longer->calls;
+    lease.resume(std::move(longer), 30000ms, renew::Instant::now());
+    EXPECT_TRUE(eventually([&] { return calls->load() >= 3; }, 2000ms));
+    EXPECT_FALSE(lease.lost());
+}
+
 // A suspend in the middle of a renewal's round trip (the server ran it, then the host slept
 // before the reply was read): the trust counts from the send on the boot clock, so the lease
 // reads lost after the resume.
@@ -358,7 +380,9 @@ TEST(Renewer, ASuspendDuringARenewalIsCounted) {
     struct SuspendsMidRoundTrip : renew::Renewal {
         std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
         Outcome renew(renew::Connections &) override {
-            if (calls->fetch_add(1) == 0) renew::test_hooks::skew_boot_clock(10s);
+            // The skew first: the test waits for the count, then reads the lease.
+            if (calls->load() == 0) renew::test_hooks::skew_boot_clock(10s);
+            calls->fetch_add(1);
             return Outcome::Renewed;
         }
     };

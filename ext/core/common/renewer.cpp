@@ -396,10 +396,10 @@ void Renewer::run() noexcept {
                 ++st.failed;
                 entry.status->failed.fetch_add(1);
                 if (now < entry.valid_until) {
-                    entry.due =
-                        std::min(now + std::clamp<Clock::duration>(
-                                           entry.ttl / 10, kShortestInterval, kLongestRetry),
-                                 entry.valid_until);
+                    entry.due = std::min(
+                        now + std::clamp<Clock::duration>(std::min(entry.ttl, entry.cap) / 10,
+                                                          kShortestInterval, kLongestRetry),
+                        entry.valid_until);
                     break;
                 }
                 // The last renewal's TTL ran out: the lock may have expired and been taken.
