@@ -636,6 +636,8 @@ long long draw_fence_or_give_back(LockState &state, long long drawn) {
 Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                          std::optional<double> timeout, bool shared, PendingError &error) noexcept {
     try {
+        // Whatever TTL this acquisition sets (MySQL's row `created`) is set after this.
+        const auto started = nativelock::renew::Instant::now();
         LockState *state = &state_of(object);
         state->fencing = NATIVELOCK_G(fencing);
         bool got = false;
@@ -686,11 +688,14 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
             try {
                 auto since = acquired_at;
                 if (state->config.kind == BackendKind::Mysql && ttl && *ttl < kNoLimitSeconds) {
-                    // The row's `created` may have been written long before GET_LOCK was
-                    // granted (a wait behind its holder): set anew, the lease counts from a
-                    // known time.
-                    since = nativelock::renew::Instant::now();
-                    if (!refresh_on_backend(*state, ttl)) {
+                    // The row's `created` was written by this call, but possibly long before
+                    // GET_LOCK was granted (a wait behind its holder). A quick acquisition
+                    // counts from its start (a little early: safe); after a wait the TTL is set
+                    // anew, so the lease counts from a known time.
+                    const bool quick = acquired_at.steady - started.steady <=
+                                       std::chrono::milliseconds(ttl_ms(ttl)) / 10;
+                    since = quick ? started : nativelock::renew::Instant::now();
+                    if (!quick && !refresh_on_backend(*state, ttl)) {
                         // Taken over (our session ended) between the grant and now: not ours.
                         try {
                             release_on_backend(*state);

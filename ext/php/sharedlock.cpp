@@ -222,7 +222,10 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
             NL_TRY
             core::Protocol protocol(session(), quote_style());
             try {
+                // The row's `created` is written by this call, after this.
+                const auto started = nativelock::renew::Instant::now();
                 protocol.lock(lock_name, deadline, ttl_whole, stop_waiting);
+                const auto granted = nativelock::renew::Instant::now();
                 long long fence = 0;
                 if (NATIVELOCK_G(fencing)) {
                     // Drawn while GET_LOCK is held, on the session that holds it. A lock whose
@@ -244,14 +247,18 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                 track(lock_name, fence, ttl_whole);
                 if (NATIVELOCK_G(auto_renew)) {
                     try {
-                        // The row's `created` may have been written long before GET_LOCK was
-                        // granted (a wait behind its holder): set anew, the lease counts from
-                        // a known time.
+                        // The row's `created` was written by this call, but possibly long
+                        // before GET_LOCK was granted (a wait behind its holder). A quick
+                        // acquisition counts from its start (a little early: safe); after a
+                        // wait the TTL is set anew, so the lease counts from a known time.
                         // (Renewed on the native driver only: nothing to do on a PDO.)
-                        const auto since = nativelock::renew::Instant::now();
                         const bool renewed = !st().held_via_pdo && st().held_native &&
                                              ttl_whole >= 1 && ttl_whole < core::kMaxTtlSeconds;
-                        const bool still_held = !renewed || protocol.extend(lock_name, ttl_whole);
+                        const bool quick =
+                            granted.steady - started.steady <= std::chrono::seconds(ttl_whole) / 10;
+                        const auto since = quick ? started : nativelock::renew::Instant::now();
+                        const bool still_held =
+                            !renewed || quick || protocol.extend(lock_name, ttl_whole);
                         if (!still_held) {
                             // Taken over (our session ended) between the grant and now: the
                             // lock goes back (below) and the caller learns it was not had.
