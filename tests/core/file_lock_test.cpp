@@ -2,11 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -289,4 +292,125 @@ TEST_F(FileLockTest, ForeignRecordIsNeverBroken) {
     LockFile lock(path_);
     EXPECT_EQ(lock.try_acquire(record()), Status::AlreadyLocked);
     EXPECT_TRUE(lock.is_locked());
+}
+
+TEST_F(FileLockTest, TheNamedTempFilePathWritesTheRecordAndLeavesNoTempFile) {
+    // What shared filesystems use (and systems without O_TMPFILE).
+    LockFile lock(path_);
+    lock.use_named_temp_file();
+    ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
+    EXPECT_EQ(slurp(path_), record());
+    EXPECT_EQ(entries(), 1u);
+    LockFile other(path_);
+    other.use_named_temp_file();
+    EXPECT_EQ(other.try_acquire(record()), Status::AlreadyLocked);
+    EXPECT_EQ(entries(), 1u);
+    EXPECT_TRUE(lock.release());
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(FileLockTest, TheUnnamedRecordFileBecomesTheLockFileWithOneLink) {
+    LockFile lock(path_);
+    ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
+    struct stat st;
+    ASSERT_EQ(lstat(path_.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISREG(st.st_mode));
+    EXPECT_EQ(st.st_nlink, 1u);
+    EXPECT_EQ(st.st_mode & 0777, 0644u & ~static_cast<unsigned>(umask(umask(0))));
+    LockFile other(path_);
+    EXPECT_EQ(other.try_acquire(record()), Status::AlreadyLocked);
+    EXPECT_EQ(slurp(path_), record());  // a refused attempt changes nothing
+    EXPECT_TRUE(lock.release());
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(FileLockTest, AWaitingHeadKilledLeavesNothingBehind) {
+    // The head of the queue writes its record into an unnamed file while it waits: killed,
+    // it leaves no file in the lock directory (a named temp file would stay there for good).
+    LockFile holder(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    pid_t child = fork_child([&] {
+        LockFile lock(path_);
+        return lock.acquire(record(), Deadline::after(30), nullptr).status == Status::Acquired ? 0
+                                                                                               : 1;
+    });
+    // Wait until the child holds its prepared file open (the wait's first failed attempt).
+    bool prepared = false;
+    for (int i = 0; i < 200 && !prepared; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::string fds = "/proc/" + std::to_string(child) + "/fd";
+        for (int fd = 0; fd < 64 && !prepared; ++fd) {
+            char target[512];
+            ssize_t n =
+                readlink((fds + "/" + std::to_string(fd)).c_str(), target, sizeof target - 1);
+            if (n <= 0) continue;
+            target[n] = '\0';
+            std::string t(target);
+            prepared = t.rfind(dir_, 0) == 0 && t.find("(deleted)") != std::string::npos;
+        }
+    }
+    EXPECT_TRUE(prepared);
+    ASSERT_EQ(kill(child, SIGKILL), 0);
+    EXPECT_EQ(wait_status(child), -1);
+    EXPECT_EQ(entries(), 1u);  // the holder's lock file, nothing else
+    EXPECT_EQ(slurp(path_), record());
+    EXPECT_TRUE(holder.release());
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(FileLockTest, AHeadLinksTheRecordItPreparedWhenTheHolderReleases) {
+    // Three processes: the holder, the head (promoted while the lock is held, it prepares its
+    // record) and this one behind it. Each must find its own record in the lock file.
+    LockFile holder(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    int got[2];
+    ASSERT_EQ(pipe(got), 0);
+    auto waiter = [&](const std::string &mine) {
+        return fork_child([&, mine] {
+            LockFile lock(path_);
+            if (lock.acquire(mine, Deadline::after(30), nullptr).status != Status::Acquired)
+                return 1;
+            const bool own = slurp(path_) == mine;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (!lock.release()) return 2;
+            char c = own ? 'y' : 'n';
+            return write(got[1], &c, 1) == 1 ? 0 : 3;
+        });
+    };
+    pid_t first = waiter(test_support::own_record("first"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    pid_t second = waiter(test_support::own_record("second"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(holder.release());
+    EXPECT_EQ(wait_status(first), 0);
+    EXPECT_EQ(wait_status(second), 0);
+    char a = 0, b = 0;
+    ASSERT_EQ(read(got[0], &a, 1), 1);
+    ASSERT_EQ(read(got[0], &b, 1), 1);
+    EXPECT_EQ(a, 'y');
+    EXPECT_EQ(b, 'y');
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(FileLockTest, WhereProcCannotLinkTheNamedTempFileIsUsed) {
+    // The unnamed file is linked through /proc/self/fd; a process whose /proc went away (or
+    // refuses it) after its first lock still locks, through the named temp file.
+    pid_t child = fork_child([&] {
+        const std::string mine = record();  // read from /proc while it is there
+        LockFile lock(path_);
+        if (lock.try_acquire(mine) != Status::Acquired) return 1;
+        if (!lock.release()) return 2;
+        if (unshare(CLONE_NEWNS) != 0 ||
+            mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+            mount("none", "/proc", "tmpfs", 0, nullptr) != 0)
+            return 77;
+        if (lock.try_acquire(mine) != Status::Acquired) return 3;
+        if (slurp(path_) != mine) return 4;
+        if (entries() != 1) return 5;
+        return lock.release() ? 0 : 6;
+    });
+    const int status = wait_status(child);
+    if (status == 77) GTEST_SKIP() << "needs a mount namespace (root)";
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(entries(), 0u);
 }

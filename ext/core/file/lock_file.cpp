@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <utility>
 
 #include "common/error.hpp"
@@ -139,9 +140,73 @@ bool LockFile::held_by_us() const {
     return held_ && owner_pid_ == process::current_pid();
 }
 
+// An unnamed file in the lock's directory (O_TMPFILE), or none where the filesystem or kernel
+// has no such thing, or where /proc (through which it is linked) is not mounted.
+UniqueFd LockFile::open_unnamed() {
+    if (unnamed_ == 0) return UniqueFd();
+    if (unnamed_ < 0) {
+        // NFS and FUSE: the named temp file and its link count are what makes the protocol
+        // safe there (a lost reply to link() is told apart by the count).
+        unnamed_ = on_local_filesystem() && ::access("/proc/self/fd", X_OK) == 0 ? 1 : 0;
+        if (unnamed_ == 0) return UniqueFd();
+    }
+    UniqueFd fd(::open(directory_of(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, kRecordMode));
+    // EOPNOTSUPP/EISDIR/EINVAL: no O_TMPFILE here. Other errors (a missing directory, EACCES)
+    // are the named path's to report, so it runs instead.
+    if (!fd && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) unnamed_ = 0;
+    return fd;
+}
+
+// Gives the unnamed file `fd` the lock's name, failing with EEXIST while the lock is held, as
+// link() does. (linkat's AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH.)
+int LockFile::link_unnamed(int fd) const {
+    char proc_path[40];
+    std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
+    return ::linkat(AT_FDCWD, proc_path, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
+}
+
 Status LockFile::try_acquire(const std::string &record, Contention *contention) {
+    return attempt(record, contention, nullptr);
+}
+
+// An unnamed file holding `record`, made ready while the lock is still held, so that the
+// release is followed by a single linkat() (empty where unnamed files are not used).
+UniqueFd LockFile::prepare_unnamed(const std::string &record) {
+    UniqueFd fd = open_unnamed();
+    if (fd && write_all(fd.get(), record) < 0) fd.reset();
+    return fd;
+}
+
+Status LockFile::attempt(const std::string &record, Contention *contention, UniqueFd *prepared) {
     Contention scratch;
     if (!contention) contention = &scratch;
+
+    // On a local filesystem the record goes into an unnamed file that takes the lock's name in
+    // one step: no temp name to create and remove on every attempt (directory work that is most
+    // of a cycle's cost), and nothing a crash can leave behind.
+    // A file prepared by a waiting head (or kept from its last attempt) is used as it is.
+    UniqueFd own;
+    UniqueFd &unnamed = prepared ? *prepared : own;
+    if (!unnamed) {
+        unnamed = open_unnamed();
+        if (unnamed && write_all(unnamed.get(), record) < 0) {
+            contention->error = errno;
+            unnamed.reset();
+            return Status::FailedToObtain;
+        }
+    }
+    if (unnamed) {
+        Status status = Status::AlreadyLocked;
+        attempt_link(nullptr, unnamed, contention, &status);
+        if (status != Status::FailedToObtain) return status;
+        // The directory took the unnamed file, so a failure here is the link through /proc:
+        // a process that changed its uid is not dumpable and may not use its own /proc/self/fd.
+        // The named temp file does without /proc (and reports the directory's own errors).
+        unnamed_ = 0;
+        unnamed.reset();
+        *contention = Contention{};
+    }
+
     pid_t pid = process::current_pid();
 
     UniqueFd fd;
@@ -163,11 +228,11 @@ Status LockFile::try_acquire(const std::string &record, Contention *contention) 
         return Status::FailedToObtain;
     }
     Status status = Status::AlreadyLocked;
-    attempt_link(temp.path(), temp.descriptor(), contention, &status);
+    attempt_link(&temp.path(), temp.descriptor(), contention, &status);
     return status;
 }
 
-bool LockFile::attempt_link(const std::string &temp_path, UniqueFd &temp_fd, Contention *contention,
+bool LockFile::attempt_link(const std::string *temp_path, UniqueFd &temp_fd, Contention *contention,
                             Status *status) {
     struct stat temp_st;
     if (::fstat(temp_fd.get(), &temp_st) != 0) {
@@ -176,9 +241,10 @@ bool LockFile::attempt_link(const std::string &temp_path, UniqueFd &temp_fd, Con
         return false;
     }
     for (int round = 0; round < kLinkRounds; ++round) {
-        bool linked = ::link(temp_path.c_str(), path_.c_str()) == 0;
+        bool linked = (temp_path ? ::link(temp_path->c_str(), path_.c_str())
+                                 : link_unnamed(temp_fd.get())) == 0;
         int link_errno = errno;
-        if (!linked) {
+        if (!linked && temp_path) {
             // NFS: the reply to a successful link() can be lost and the retry fail with
             // EEXIST; the link count of our own file tells the truth.
             struct stat now;
@@ -310,6 +376,9 @@ WaitResult LockFile::wait_as_head(const std::string &record, const Deadline &dea
                                   const std::function<bool()> &interrupted, Contention *contention,
                                   bool promoted) {
     ReleaseWaiter waiter(path_, on_local_filesystem());
+    // The record's unnamed file, written while the holder works: the hand-off then costs one
+    // linkat(). Kept across failed attempts; it vanishes with its descriptor (no leftovers).
+    UniqueFd prepared;
     for (bool first = true;; first = false) {
         // Promoted to the head while the lock is held (the usual case: the head before us
         // just took it), the first attempt would only fail, at the cost of a whole attempt on
@@ -317,12 +386,13 @@ WaitResult LockFile::wait_as_head(const std::string &record, const Deadline &dea
         // the first poll interval's attempt then looks at the holder (dead or alive).
         if (first && promoted && !deadline.expired() && lock_file_present(path_)) {
             if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
+            prepared = prepare_unnamed(record);
             waiter.wait(deadline);
             if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
             continue;
         }
         *contention = Contention{};
-        Status status = try_acquire(record, contention);
+        Status status = attempt(record, contention, &prepared);
         if (status != Status::AlreadyLocked || deadline.expired()) return {status};
         if (contention->local_owner && *contention->local_owner != process::current_pid()) {
             waiter.watch_owner(*contention->local_owner);

@@ -47,7 +47,14 @@ class LockFile {
     const std::string &path() const { return path_; }
 
     // One attempt (breaking a provably dead owner on the way). `record` is the owner record.
+    // On a local filesystem the record is written to an unnamed file (O_TMPFILE) that is linked
+    // to the lock path; on shared filesystems (and where unnamed files are not available) to a
+    // named temp file, "<lock file>.pid.<pid>.mtrand.<random>" as the original class does,
+    // whose link count tells a lost reply to link() apart.
     Status try_acquire(const std::string &record, Contention *contention = nullptr);
+
+    // Uses the named temp file everywhere, as on shared filesystems (tests of that path).
+    void use_named_temp_file() { unnamed_ = 0; }
 
     // Waits for the lock in this host's queue for it (see LocalQueue): behind the head, until
     // the head's place passes to us; as the head, on inotify for the directory, the owner's
@@ -84,8 +91,16 @@ class LockFile {
     bool on_local_filesystem() const;
 
   private:
-    bool attempt_link(const std::string &temp_path, UniqueFd &temp_fd, Contention *contention,
+    // Links the record's file to the lock path: the named temp file at *temp_path, or with
+    // temp_path null an unnamed one (open_unnamed()).
+    bool attempt_link(const std::string *temp_path, UniqueFd &temp_fd, Contention *contention,
                       Status *status);
+    UniqueFd open_unnamed();
+    UniqueFd prepare_unnamed(const std::string &record);
+    // try_acquire(), linking `*prepared` if it is open (and keeping there the unnamed file it
+    // made, should the attempt fail).
+    Status attempt(const std::string &record, Contention *contention, UniqueFd *prepared);
+    int link_unnamed(int fd) const;
     // Inspects the current holder; removes it if provably dead. Returns true if removed (the
     // caller should link again), false if the holder stands.
     bool break_if_dead(Contention *contention);
@@ -96,6 +111,7 @@ class LockFile {
 
     std::string path_;
     mutable int local_fs_ = -1;  // -1 unknown, else 0/1
+    int unnamed_ = -1;           // unnamed files usable here: -1 unknown, else 0/1
     bool held_ = false;
     long long fence_ = 0;
     pid_t owner_pid_ = 0;

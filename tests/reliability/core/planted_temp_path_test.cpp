@@ -1,7 +1,9 @@
 // LockFile against an attacker who predicts the temp-file name and plants something there
-// first. The name's random part comes from getrandom(), which this executable replaces (hence
-// its own binary: the PHP module cannot be given one, PHP dlopen()s it with RTLD_DEEPBIND),
-// so the test knows the name exactly; the control case proves the prediction is the real path.
+// first. The named temp file is what shared filesystems use (use_named_temp_file() forces it
+// here); on a local one the record goes to an unnamed file, which has no name to predict. The
+// name's random part comes from getrandom(), which this executable replaces (hence its own binary:
+// the PHP module cannot be given one, PHP dlopen()s it with RTLD_DEEPBIND), so the test knows the
+// name exactly; the control case proves the prediction is the real path.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -68,6 +70,7 @@ TEST_F(PlantedTempPath, PredictionIsTheRealTempPath) {
     // prediction is the path the lock really uses.
     ASSERT_EQ(mkfifo(temp_.c_str(), 0600), 0);
     LockFile lock(path_);
+    lock.use_named_temp_file();
     EXPECT_EQ(lock.try_acquire(record()), Status::FailedToObtain);
     ASSERT_EQ(unlink(temp_.c_str()), 0);
     EXPECT_EQ(lock.try_acquire(record()), Status::Acquired);
@@ -77,6 +80,7 @@ TEST_F(PlantedTempPath, PredictionIsTheRealTempPath) {
 TEST_F(PlantedTempPath, SymlinkToAnExistingFileIsNotWrittenThrough) {
     ASSERT_EQ(symlink(victim_.c_str(), temp_.c_str()), 0);
     LockFile lock(path_);
+    lock.use_named_temp_file();
     EXPECT_EQ(lock.try_acquire(record()), Status::FailedToObtain);
     EXPECT_EQ(slurp(victim_), "precious");
     struct stat st;
@@ -89,6 +93,7 @@ TEST_F(PlantedTempPath, DanglingSymlinkCreatesNothing) {
     std::string target = root_ + "/created-through-link";
     ASSERT_EQ(symlink(target.c_str(), temp_.c_str()), 0);
     LockFile lock(path_);
+    lock.use_named_temp_file();
     EXPECT_EQ(lock.try_acquire(record()), Status::FailedToObtain);
     EXPECT_NE(access(target.c_str(), F_OK), 0);
 }
@@ -96,9 +101,22 @@ TEST_F(PlantedTempPath, DanglingSymlinkCreatesNothing) {
 TEST_F(PlantedTempPath, SomeoneElsesRegularFileIsNeitherOverwrittenNorLinked) {
     std::ofstream(temp_) << "not ours";
     LockFile lock(path_);
+    lock.use_named_temp_file();
     EXPECT_EQ(lock.try_acquire(record()), Status::FailedToObtain);
     EXPECT_EQ(slurp(temp_), "not ours");
     EXPECT_NE(access(path_.c_str(), F_OK), 0);
 }
 
 }  // namespace
+
+TEST_F(PlantedTempPath, AnUnnamedRecordFileHasNoNameToPlantAt) {
+    // The FIFO that makes the named path fail (above) is never opened on a local filesystem.
+    ASSERT_EQ(mkfifo(temp_.c_str(), 0600), 0);
+    LockFile lock(path_);
+    EXPECT_EQ(lock.try_acquire(record()), Status::Acquired);
+    EXPECT_EQ(slurp(path_), record());
+    lock.release();
+    struct stat st;
+    ASSERT_EQ(lstat(temp_.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISFIFO(st.st_mode));
+}
