@@ -3,12 +3,14 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -20,6 +22,7 @@
 #include "file/name.hpp"
 #include "file/record.hpp"
 #include "own_record.hpp"
+#include "common/fd.hpp"
 #include "common/process.hpp"
 
 using namespace nativelock;
@@ -309,18 +312,33 @@ TEST_F(FileLockTest, TheNamedTempFilePathWritesTheRecordAndLeavesNoTempFile) {
     EXPECT_EQ(entries(), 0u);
 }
 
-TEST_F(FileLockTest, TheUnnamedRecordFileBecomesTheLockFileWithOneLink) {
+TEST_F(FileLockTest, OnALocalFilesystemNoNameButTheLockFileIsEverCreated) {
+    // The record goes to an unnamed file: the directory sees the lock file appear, and no
+    // temp file (the named path would create and remove "<lock>.pid.N.mtrand.M").
+    UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    ASSERT_TRUE(watch);
+    ASSERT_GE(inotify_add_watch(watch.get(), dir_.c_str(), IN_CREATE | IN_MOVED_TO), 0);
     LockFile lock(path_);
     ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
+    LockFile other(path_);
+    EXPECT_EQ(other.try_acquire(record()), Status::AlreadyLocked);
+    EXPECT_EQ(slurp(path_), record());  // a refused attempt changes nothing
     struct stat st;
     ASSERT_EQ(lstat(path_.c_str(), &st), 0);
     EXPECT_TRUE(S_ISREG(st.st_mode));
     EXPECT_EQ(st.st_nlink, 1u);
-    EXPECT_EQ(st.st_mode & 0777, 0644u & ~static_cast<unsigned>(umask(umask(0))));
-    LockFile other(path_);
-    EXPECT_EQ(other.try_acquire(record()), Status::AlreadyLocked);
-    EXPECT_EQ(slurp(path_), record());  // a refused attempt changes nothing
     EXPECT_TRUE(lock.release());
+    std::vector<std::string> created;
+    alignas(struct inotify_event) char buf[4096];
+    for (ssize_t n; (n = read(watch.get(), buf, sizeof buf)) > 0;) {
+        for (char *p = buf; p < buf + n;) {
+            auto *event = reinterpret_cast<struct inotify_event *>(p);
+            if (event->len > 0) created.emplace_back(event->name);
+            p += sizeof(struct inotify_event) + event->len;
+        }
+    }
+    const std::string base = path_.substr(path_.rfind('/') + 1);
+    EXPECT_EQ(created, std::vector<std::string>{base});
     EXPECT_EQ(entries(), 0u);
 }
 
@@ -335,6 +353,9 @@ TEST_F(FileLockTest, AWaitingHeadKilledLeavesNothingBehind) {
                                                                                                : 1;
     });
     // Wait until the child holds its prepared file open (the wait's first failed attempt).
+    char resolved[PATH_MAX];
+    ASSERT_NE(realpath(dir_.c_str(), resolved), nullptr);
+    const std::string real_dir = std::string(resolved) + "/";
     bool prepared = false;
     for (int i = 0; i < 200 && !prepared; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -346,7 +367,7 @@ TEST_F(FileLockTest, AWaitingHeadKilledLeavesNothingBehind) {
             if (n <= 0) continue;
             target[n] = '\0';
             std::string t(target);
-            prepared = t.rfind(dir_, 0) == 0 && t.find("(deleted)") != std::string::npos;
+            prepared = t.rfind(real_dir, 0) == 0 && t.find("(deleted)") != std::string::npos;
         }
     }
     EXPECT_TRUE(prepared);
@@ -358,15 +379,17 @@ TEST_F(FileLockTest, AWaitingHeadKilledLeavesNothingBehind) {
     EXPECT_EQ(entries(), 0u);
 }
 
-TEST_F(FileLockTest, AHeadLinksTheRecordItPreparedWhenTheHolderReleases) {
-    // Three processes: the holder, the head (promoted while the lock is held, it prepares its
-    // record) and this one behind it. Each must find its own record in the lock file.
+TEST_F(FileLockTest, EveryWaiterOfAQueueLinksItsOwnRecord) {
+    // Three processes: the holder, the head (head at once: its record's file is kept from its
+    // first attempt) and one behind it (promoted while the lock is held: it prepares its
+    // record before the release). Each must find its own record in the lock file.
     LockFile holder(path_);
     ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
     int got[2];
     ASSERT_EQ(pipe(got), 0);
     auto waiter = [&](const std::string &mine) {
         return fork_child([&, mine] {
+            close(got[0]);
             LockFile lock(path_);
             if (lock.acquire(mine, Deadline::after(30), nullptr).status != Status::Acquired)
                 return 1;
@@ -380,15 +403,15 @@ TEST_F(FileLockTest, AHeadLinksTheRecordItPreparedWhenTheHolderReleases) {
     pid_t first = waiter(test_support::own_record("first"));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     pid_t second = waiter(test_support::own_record("second"));
+    close(got[1]);  // a child that exits without writing must not leave the reads below hanging
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     EXPECT_TRUE(holder.release());
     EXPECT_EQ(wait_status(first), 0);
     EXPECT_EQ(wait_status(second), 0);
-    char a = 0, b = 0;
-    ASSERT_EQ(read(got[0], &a, 1), 1);
-    ASSERT_EQ(read(got[0], &b, 1), 1);
-    EXPECT_EQ(a, 'y');
-    EXPECT_EQ(b, 'y');
+    char answers[3] = {};
+    EXPECT_EQ(read(got[0], answers, sizeof answers), 2);
+    close(got[0]);
+    EXPECT_STREQ(answers, "yy");
     EXPECT_EQ(entries(), 0u);
 }
 

@@ -147,7 +147,7 @@ UniqueFd LockFile::open_unnamed() {
     if (unnamed_ < 0) {
         // NFS and FUSE: the named temp file and its link count are what makes the protocol
         // safe there (a lost reply to link() is told apart by the count).
-        unnamed_ = on_local_filesystem() && ::access("/proc/self/fd", X_OK) == 0 ? 1 : 0;
+        unnamed_ = on_local_filesystem() && ::access("/proc/thread-self/fd", X_OK) == 0 ? 1 : 0;
         if (unnamed_ == 0) return UniqueFd();
     }
     UniqueFd fd(::open(directory_of(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, kRecordMode));
@@ -158,10 +158,11 @@ UniqueFd LockFile::open_unnamed() {
 }
 
 // Gives the unnamed file `fd` the lock's name, failing with EEXIST while the lock is held, as
-// link() does. (linkat's AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH.)
+// link() does. (linkat's AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH; thread-self rather than
+// self: a ZTS process whose main thread has ended has no /proc/self/fd.)
 int LockFile::link_unnamed(int fd) const {
-    char proc_path[40];
-    std::snprintf(proc_path, sizeof proc_path, "/proc/self/fd/%d", fd);
+    char proc_path[48];
+    std::snprintf(proc_path, sizeof proc_path, "/proc/thread-self/fd/%d", fd);
     return ::linkat(AT_FDCWD, proc_path, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
 }
 
@@ -187,7 +188,11 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Uniq
     // A file prepared by a waiting head (or kept from its last attempt) is used as it is.
     UniqueFd own;
     UniqueFd &unnamed = prepared ? *prepared : own;
-    if (!unnamed) {
+    if (unnamed) {
+        // Written while the holder worked (or at an earlier attempt): the lock file's mtime says
+        // when it was taken, for whoever judges a lock's age by it.
+        ::futimens(unnamed.get(), nullptr);
+    } else {
         unnamed = open_unnamed();
         if (unnamed && write_all(unnamed.get(), record) < 0) {
             contention->error = errno;
@@ -195,18 +200,24 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Uniq
             return Status::FailedToObtain;
         }
     }
+    bool unnamed_link_failed = false;
     if (unnamed) {
         Status status = Status::AlreadyLocked;
         attempt_link(nullptr, unnamed, contention, &status);
         if (status != Status::FailedToObtain) return status;
-        // The directory took the unnamed file, so a failure here is the link through /proc:
-        // a process that changed its uid is not dumpable and may not use its own /proc/self/fd.
-        // The named temp file does without /proc (and reports the directory's own errors).
-        unnamed_ = 0;
+        // The link through /proc failed (/proc unmounted or restricted since, or the directory
+        // failing: full, read-only, gone). The named temp file does without /proc and reports
+        // the directory's own errors; only if it works is the unnamed file given up for good.
+        unnamed_link_failed = true;
         unnamed.reset();
         *contention = Contention{};
     }
+    const Status status = attempt_named(record, contention);
+    if (unnamed_link_failed && status != Status::FailedToObtain) unnamed_ = 0;
+    return status;
+}
 
+Status LockFile::attempt_named(const std::string &record, Contention *contention) {
     pid_t pid = process::current_pid();
 
     UniqueFd fd;

@@ -100,6 +100,8 @@ class LockFile {
     // try_acquire(), linking `*prepared` if it is open (and keeping there the unnamed file it
     // made, should the attempt fail).
     Status attempt(const std::string &record, Contention *contention, UniqueFd *prepared);
+    // One attempt with the named temp file.
+    Status attempt_named(const std::string &record, Contention *contention);
     int link_unnamed(int fd) const;
     // Inspects the current holder; removes it if provably dead. Returns true if removed (the
     // caller should link again), false if the holder stands.
