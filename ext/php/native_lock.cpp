@@ -692,8 +692,8 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                     // GET_LOCK was granted (a wait behind its holder). A quick acquisition
                     // counts from its start (a little early: safe); after a wait the TTL is set
                     // anew, so the lease counts from a known time.
-                    const bool quick = acquired_at.steady - started.steady <=
-                                       std::chrono::milliseconds(ttl_ms(ttl)) / 10;
+                    const bool quick = nativelock::renew::granted_promptly(
+                        started, acquired_at, std::chrono::milliseconds(ttl_ms(ttl)));
                     since = quick ? started : nativelock::renew::Instant::now();
                     if (!quick && !refresh_on_backend(*state, ttl)) {
                         // Taken over (our session ended) between the grant and now: not ours.

@@ -254,8 +254,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                         // (Renewed on the native driver only: nothing to do on a PDO.)
                         const bool renewed = !st().held_via_pdo && st().held_native &&
                                              ttl_whole >= 1 && ttl_whole < core::kMaxTtlSeconds;
-                        const bool quick =
-                            granted.steady - started.steady <= std::chrono::seconds(ttl_whole) / 10;
+                        const bool quick = nativelock::renew::granted_promptly(
+                            started, granted, std::chrono::seconds(ttl_whole));
                         const auto since = quick ? started : nativelock::renew::Instant::now();
                         const bool still_held =
                             !renewed || quick || protocol.extend(lock_name, ttl_whole);

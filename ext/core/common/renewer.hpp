@@ -94,6 +94,14 @@ struct Instant {
     static Instant now();
 };
 
+// Whether a lock whose TTL was written by a call begun at `started` was granted soon enough
+// (within a tenth of the TTL) for its lease to count from `started`: a little early, so safe.
+// After a longer wait (the TTL may have been written long before the grant) it is set anew.
+inline bool granted_promptly(const Instant &started, const Instant &granted,
+                             std::chrono::steady_clock::duration ttl) {
+    return granted.steady - started.steady <= ttl / 10;
+}
+
 // What a lease's holder can read without a round trip (written by the thread).
 struct LeaseStatus {
     std::atomic<bool> lost{false};

@@ -145,7 +145,7 @@ bool LockFile::held_by_us() const {
 UniqueFd LockFile::open_unnamed() {
     if (unnamed_ == 0) return UniqueFd();
     if (unnamed_ < 0) {
-        // NFS and FUSE: the named temp file and its link count are what makes the protocol
+        // Shared filesystems: the named temp file and its link count are what makes the protocol
         // safe there (a lost reply to link() is told apart by the count).
         unnamed_ = on_local_filesystem() && ::access("/proc/thread-self/fd", X_OK) == 0 ? 1 : 0;
         if (unnamed_ == 0) return UniqueFd();
@@ -193,12 +193,8 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Uniq
         // when it was taken, for whoever judges a lock's age by it.
         ::futimens(unnamed.get(), nullptr);
     } else {
-        unnamed = open_unnamed();
-        if (unnamed && write_all(unnamed.get(), record) < 0) {
-            contention->error = errno;
-            unnamed.reset();
-            return Status::FailedToObtain;
-        }
+        // Empty also when the record cannot be written: the named path then reports why.
+        unnamed = prepare_unnamed(record);
     }
     bool unnamed_link_failed = false;
     if (unnamed) {
