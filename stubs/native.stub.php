@@ -88,18 +88,25 @@ namespace Nativelock {
     }
 
     /**
-     * Locks in MySQL/MariaDB: a row in a lock table (TTL) and GET_LOCK on a session of
-     * nativelock's own, so waiters queue server-side and a lock whose TTL passed is taken over.
-     * The protocol is that of SharedLock (its-mieger/mysql-shared-locks). Exclusive only.
+     * Locks in MySQL/MariaDB: a row in a lock table (TTL) and GET_LOCK, so waiters wait
+     * server-side and a lock whose TTL passed is taken over. The protocol is that of SharedLock
+     * (its-mieger/mysql-shared-locks). Exclusive only.
+     *
+     * Given a DSN, locks live on sessions of nativelock's own (pooled per process, fork-safe,
+     * auto-renewable). Given a \PDO, they live in that session, the application's: its
+     * transactions and the locks share one connection, and a holder past its TTL is taken over
+     * by ending that session (KILL), so a transaction it runs can no longer commit. Such locks are
+     * not auto-renewed, and a forked child cannot use a PDO its parent opened.
      * @not-serializable
      * @strict-properties
      */
     final class MysqlBackend extends Backend
     {
         /**
-         * @param string $dsn PDO's "mysql:host=…;port=…;dbname=…" (unix_socket= also works)
+         * @param string|\PDO $dsn PDO's "mysql:host=…;port=…;dbname=…" (unix_socket= also
+         *        works), or a PDO connected with the mysql driver (then no username or password)
          */
-        public function __construct(string $dsn, ?string $username = null, ?string $password = null, string $table = "shared_locks") {}
+        public function __construct(string|\PDO $dsn, ?string $username = null, ?string $password = null, string $table = "shared_locks") {}
 
         public function getTable(): string {}
 

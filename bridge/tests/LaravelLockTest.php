@@ -285,6 +285,29 @@ final class LaravelLockTest extends BridgeTestCase
         $this->assertSame('ok', $store->lock($name, 10)->block(1, fn () => 'ok'));
     }
 
+    public function testMysqlOnTheApplicationsPdo(): void
+    {
+        $this->requireMysql();
+        $pdo = new \PDO(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword(), [\PDO::ATTR_ERRMODE => \PDO::ERRMODE_EXCEPTION]);
+        $store = NativeLockStore::fromConfig(['backend' => 'mysql', 'pdo' => $pdo]);
+        $name = self::uniqueName('mysqlpdo');
+        $lock = $store->lock($name, 10);
+        $this->assertTrue($lock->get());
+        $this->assertSame(1, (int) $pdo->query('SELECT IS_USED_LOCK('.$pdo->quote($name).') = CONNECTION_ID()')->fetchColumn(), 'the lock lives in the PDO\'s session');
+        $this->assertFalse($store->lock($name, 10)->get(), 'ownership per lock object, not per session');
+        $other = new NativeLockStore(new MysqlBackend(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword()));
+        $this->assertFalse($other->lock($name, 10)->get());
+        $this->assertTrue($lock->release());
+        $this->assertSame('ok', $other->lock($name, 10)->block(1, fn () => 'ok'));
+        // forceRelease() of a lock this session holds releases it and ends nothing.
+        $this->assertTrue($lock->get());
+        $store->lock($name)->forceRelease();
+        $this->assertTrue($other->lock($name, 10)->get());
+        $this->assertSame(1, (int) $pdo->query('SELECT 1')->fetchColumn(), 'the application\'s session lives on');
+        $this->expectException(\InvalidArgumentException::class);
+        NativeLockStore::fromConfig(['backend' => 'mysql', 'pdo' => 'not a PDO']);
+    }
+
     public function testMysqlForceReleaseOfAnotherProcess(): void
     {
         $this->requireMysql();

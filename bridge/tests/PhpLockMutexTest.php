@@ -20,6 +20,7 @@ final class PhpLockMutexTest extends BridgeTestCase
         yield 'redis' => ['redis'];
         yield 'filelock' => ['filelock'];
         yield 'mysql' => ['mysql'];
+        yield 'mysql on a PDO' => ['mysql-pdo'];
     }
 
     private function mutex(string $kind, string $name, int $timeout = 1): LockMutex
@@ -31,6 +32,11 @@ final class PhpLockMutexTest extends BridgeTestCase
                 return new RedisMutex(self::phpredis(), $name, $timeout);
             case 'filelock':
                 return new FilelockMutex(self::lockDir(), $name, $timeout);
+            case 'mysql-pdo':
+                $this->requireMysql();
+
+                // MySQLMutex's own signature: a PDO, a name, a timeout.
+                return new MysqlMutex(new \PDO(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword()), $name, $timeout);
             default:
                 $this->requireMysql();
 
@@ -45,7 +51,8 @@ final class PhpLockMutexTest extends BridgeTestCase
                 switch ($kind) {
                     case 'redis': return new Nativelock\Bridge\PhpLock\RedisMutex(%s, $name, $timeout);
                     case 'filelock': return new Nativelock\Bridge\PhpLock\FilelockMutex(%s, $name, $timeout);
-                    default: return new Nativelock\Bridge\PhpLock\MysqlMutex(%s, $name, $timeout, %s, %s);
+                    case 'mysql-pdo': return new Nativelock\Bridge\PhpLock\MysqlMutex(new PDO(%3$s, %4$s, %5$s), $name, $timeout);
+                    default: return new Nativelock\Bridge\PhpLock\MysqlMutex(%3$s, $name, $timeout, %4$s, %5$s);
                 }
             }
 

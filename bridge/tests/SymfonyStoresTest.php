@@ -24,6 +24,7 @@ final class SymfonyStoresTest extends BridgeTestCase
         yield 'redis' => ['redis'];
         yield 'filelock' => ['filelock'];
         yield 'mysql' => ['mysql'];
+        yield 'mysql on a PDO' => ['mysql-pdo'];
     }
 
     private function store(string $kind): PersistingStoreInterface
@@ -35,11 +36,20 @@ final class SymfonyStoresTest extends BridgeTestCase
                 return new RedisStore(self::phpredis());
             case 'filelock':
                 return new FilelockStore(self::lockDir());
+            case 'mysql-pdo':
+                $this->requireMysql();
+
+                return new MysqlStore(self::mysqlPdo());
             default:
                 $this->requireMysql();
 
                 return new MysqlStore(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword());
         }
+    }
+
+    private static function mysqlPdo(): \PDO
+    {
+        return new \PDO(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword(), [\PDO::ATTR_ERRMODE => \PDO::ERRMODE_EXCEPTION]);
     }
 
     /** PHP for a child that builds the same store; $argv[1] is the kind. */
@@ -50,7 +60,8 @@ final class SymfonyStoresTest extends BridgeTestCase
                 switch ($kind) {
                     case 'redis': return new Nativelock\Bridge\Symfony\RedisStore(%s);
                     case 'filelock': return new Nativelock\Bridge\Symfony\FilelockStore(%s);
-                    default: return new Nativelock\Bridge\Symfony\MysqlStore(%s, %s, %s);
+                    case 'mysql-pdo': return new Nativelock\Bridge\Symfony\MysqlStore($GLOBALS['pdo'] = new PDO(%3$s, %4$s, %5$s));
+                    default: return new Nativelock\Bridge\Symfony\MysqlStore(%3$s, %4$s, %5$s);
                 }
             }
 
@@ -235,12 +246,50 @@ final class SymfonyStoresTest extends BridgeTestCase
         $store->delete($key);
     }
 
-    public function testMysqlRejectsPdo(): void
+    public function testMysqlOnPdoLocksLiveInItsSession(): void
     {
         $this->requireMysql();
-        $this->expectException(InvalidArgumentException::class);
-        $this->expectExceptionMessage('not a \PDO');
-        new MysqlStore(new \PDO(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword()));
+        $pdo = self::mysqlPdo();
+        $store = new MysqlStore($pdo, null, null, 1.0);
+        $name = self::uniqueName('pdo');
+        $key = new Key($name);
+        $store->save($key);
+        $this->assertSame(1, (int) $pdo->query('SELECT IS_USED_LOCK('.$pdo->quote($name).') = CONNECTION_ID()')->fetchColumn());
+        // A second Key on the same session is still excluded (GET_LOCK alone would re-enter).
+        try {
+            $store->save(new Key($name));
+            $this->fail('a second Key on the same PDO got the lock');
+        } catch (LockConflictedException $e) {
+        }
+        // Past its TTL the holder is taken over by ending its session: its transaction fails.
+        $pdo->beginTransaction();
+        $other = new MysqlStore(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword());
+        $waiter = new Key($name);
+        $other->waitAndSave($waiter);
+        $this->assertTrue($other->exists($waiter));
+        $this->assertFalse($store->exists($key));
+        try {
+            $pdo->commit();
+            $this->fail('the taken-over session could still commit');
+        } catch (\PDOException $e) {
+        }
+        $other->delete($waiter);
+    }
+
+    public function testMysqlOnPdoBadArguments(): void
+    {
+        $this->requireMysql();
+        foreach ([
+            'credentials with a PDO' => fn () => new MysqlStore(self::mysqlPdo(), 'u', 'p'),
+            'bad table' => fn () => new MysqlStore(self::mysqlPdo(), null, null, 300.0, 'x y'),
+        ] as $case => $call) {
+            try {
+                $call();
+                $this->fail("$case: no exception");
+            } catch (InvalidArgumentException $e) {
+                $this->assertStringNotContainsString(self::mysqlPassword(), $e->getMessage());
+            }
+        }
     }
 
     public function testBadArguments(): void

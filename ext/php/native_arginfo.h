@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 0eceb18f847c594a35c56891fb16c481c092baa9 */
+ * Stub hash: a67ea5e473ac6d1b29bb2e900483cc3321f69c08 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Nativelock_Backend_getName, 0, 0, IS_STRING, 0)
 ZEND_END_ARG_INFO()
@@ -29,7 +29,7 @@ ZEND_END_ARG_INFO()
 #define arginfo_class_Nativelock_FileBackend_getDirectory arginfo_class_Nativelock_Backend_getName
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Nativelock_MysqlBackend___construct, 0, 0, 1)
-	ZEND_ARG_TYPE_INFO(0, dsn, IS_STRING, 0)
+	ZEND_ARG_OBJ_TYPE_MASK(0, dsn, PDO, MAY_BE_STRING, NULL)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, username, IS_STRING, 1, "null")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, password, IS_STRING, 1, "null")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, table, IS_STRING, 0, "\"shared_locks\"")

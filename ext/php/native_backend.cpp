@@ -18,6 +18,7 @@ extern "C" {
 
 #include "common/error.hpp"
 #include "native_object.h"
+#include "pdo_session.h"
 #include "mysql/protocol.hpp"
 #include "redis/lock.hpp"
 #include "redis/symfony_format.hpp"
@@ -80,7 +81,13 @@ const BackendConfig *backend_config(zend_object *backend) {
 }
 
 bool throw_error(const PendingError &error, const char *context) noexcept {
+    if (rethrow_deferred()) return true;
     return throw_pending_error_as(error, lock_exception_ce, context);
+}
+
+bool rethrow_deferred() noexcept {
+    sharedlock::drop_previous();
+    return sharedlock::rethrow_deferred_throwable();
 }
 
 }  // namespace nativelock::php::native
@@ -217,22 +224,41 @@ ZEND_METHOD(Nativelock_FileBackend, getDirectory) {
 }
 
 ZEND_METHOD(Nativelock_MysqlBackend, __construct) {
-    zend_string *dsn;
+    zend_object *pdo = nullptr;
+    zend_string *dsn = nullptr;
     zend_string *username = nullptr;
     zend_string *password = nullptr;
     zend_string *table = nullptr;
+    // pdo is an optional dependency: without it only a DSN can be given.
+    auto *pdo_ce =
+        static_cast<zend_class_entry *>(zend_hash_str_find_ptr(CG(class_table), "pdo", 3));
     ZEND_PARSE_PARAMETERS_START(1, 4)
-    Z_PARAM_STR(dsn)
+    if (pdo_ce) {
+        Z_PARAM_OBJ_OF_CLASS_OR_STR(pdo, pdo_ce, dsn)
+    } else {
+        Z_PARAM_STR(dsn)
+    }
     Z_PARAM_OPTIONAL
     Z_PARAM_STR_OR_NULL(username)
     Z_PARAM_STR_OR_NULL(password)
     Z_PARAM_STR(table)
     ZEND_PARSE_PARAMETERS_END();
-    std::string_view text(ZSTR_VAL(dsn), ZSTR_LEN(dsn));
-    constexpr std::string_view kScheme = "mysql:";
-    if (text.substr(0, kScheme.size()) != kScheme) {
-        zend_argument_value_error(1, "must be a PDO MySQL DSN (\"mysql:host=…;dbname=…\")");
-        RETURN_THROWS();
+    if (pdo) {
+        if (!nativelock::php::sharedlock::is_mysql_pdo(pdo)) {
+            zend_argument_value_error(1, "must be a PDO connected with the mysql driver");
+            RETURN_THROWS();
+        }
+        if (username || password) {
+            zend_argument_value_error(username ? 2 : 3,
+                                      "must be null when a PDO is given (it is connected already)");
+            RETURN_THROWS();
+        }
+    } else {
+        std::string_view text(ZSTR_VAL(dsn), ZSTR_LEN(dsn));
+        if (text.substr(0, 6) != "mysql:") {
+            zend_argument_value_error(1, "must be a PDO MySQL DSN (\"mysql:host=…;dbname=…\")");
+            RETURN_THROWS();
+        }
     }
     if (table && (ZSTR_LEN(table) == 0 || ZSTR_LEN(table) > 64 ||
                   memchr(ZSTR_VAL(table), '\0', ZSTR_LEN(table)))) {
@@ -241,14 +267,20 @@ ZEND_METHOD(Nativelock_MysqlBackend, __construct) {
     }
     BackendConfig &config = config_of(Z_OBJ_P(ZEND_THIS));
     NL_TRY
-    nativelock::mysql::ConnectParams params;
-    params.apply_additional_dsn(text.substr(kScheme.size()));
-    if (params.host.empty() && params.unix_socket.empty()) params.host = "localhost";
-    if (username) params.user.assign(ZSTR_VAL(username), ZSTR_LEN(username));
-    if (password) params.password.assign(ZSTR_VAL(password), ZSTR_LEN(password));
-    params.connect_timeout = NATIVELOCK_G(mysql_connect_timeout);
-    params.read_timeout = NATIVELOCK_G(mysql_read_timeout);
-    config.mysql = std::make_shared<const nativelock::mysql::ConnectParams>(std::move(params));
+    if (pdo) {
+        // Locks live in the application's session (its transactions see them; a take-over after
+        // the TTL ends that session, as it ends a hung holder's).
+        config.mysql_pdo = mysql_pdo_session(pdo);
+    } else {
+        nativelock::mysql::ConnectParams params;
+        params.apply_additional_dsn(std::string_view(ZSTR_VAL(dsn), ZSTR_LEN(dsn)).substr(6));
+        if (params.host.empty() && params.unix_socket.empty()) params.host = "localhost";
+        if (username) params.user.assign(ZSTR_VAL(username), ZSTR_LEN(username));
+        if (password) params.password.assign(ZSTR_VAL(password), ZSTR_LEN(password));
+        params.connect_timeout = NATIVELOCK_G(mysql_connect_timeout);
+        params.read_timeout = NATIVELOCK_G(mysql_read_timeout);
+        config.mysql = std::make_shared<const nativelock::mysql::ConnectParams>(std::move(params));
+    }
     config.table = table ? std::string(ZSTR_VAL(table), ZSTR_LEN(table)) : "shared_locks";
     config.kind = BackendKind::Mysql;
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\MysqlBackend::__construct()")
@@ -279,6 +311,7 @@ ZEND_METHOD(Nativelock_MysqlBackend, forceRelease) {
     NL_TRY
     freed = mysql_force_release(*config, std::string(ZSTR_VAL(key), ZSTR_LEN(key)));
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\MysqlBackend::forceRelease()")
+    if (rethrow_deferred()) RETURN_THROWS();
     RETURN_BOOL(freed);
 }
 

@@ -40,6 +40,7 @@ extern "C" {
 #include "mysql/protocol.hpp"
 #include "mysql/renewal.hpp"
 #include "native_object.h"
+#include "pdo_session.h"
 #include "redis/lock.hpp"
 #include "redis/renewal.hpp"
 #include "redislock_object.h"
@@ -52,17 +53,46 @@ namespace nativelock::php::native {
 
 zend_class_entry *lock_ce;
 
-// MysqlBackend's sessions: GET_LOCK is re-entrant per session, so a session is never given a
-// second lock on a name it holds (two Lock objects of one process must exclude each other);
-// such a Lock gets a session of its own.
+// MysqlBackend's sessions. Its own (pooled per connection parameters): GET_LOCK is re-entrant per
+// session, so a session is never given a second lock on a name it holds (two Lock objects of one
+// process must exclude each other); such a Lock gets a session of its own. An application's
+// \PDO is one session whatever it holds: a second Lock on a name it holds waits (the protocol
+// sees its own session holding the name) and never shares the first one's lock.
 struct PooledSession {
-    explicit PooledSession(const mysql::ConnectParams &params) : session(params) {}
-    mysql::NativeSession session;
+    explicit PooledSession(const mysql::ConnectParams &params)
+        : native(std::make_unique<mysql::NativeSession>(params)) {}
+    explicit PooledSession(zend_object *pdo_object)
+        : pdo(std::make_unique<sharedlock::PdoSession>(pdo_object)),
+          pdo_pid(process::current_pid()) {}
+    ~PooledSession() {
+        // A forked child dropping the last reference: PHP would close the PDO (COM_QUIT on the
+        // parent's socket, ending the parent's session and its locks).
+        if (pdo && pdo_pid != process::current_pid()) sharedlock::detach_inherited_pdo(pdo->pdo());
+    }
+    PooledSession(const PooledSession &) = delete;
+    PooledSession &operator=(const PooledSession &) = delete;
+
+    mysql::Session &session() { return native ? static_cast<mysql::Session &>(*native) : *pdo; }
+    // A PDO does not reconnect by itself: its session is the same for the PDO's life.
+    bool connected() const { return !native || native->connected(); }
+    std::uint64_t generation() const { return native ? native->generation() : 0; }
+    void ensure_connected() {
+        if (native) native->ensure_connected();
+    }
+    pid_t owner_pid() const { return native ? native->owner_pid() : pdo_pid; }
+    bool is_pdo() const { return pdo != nullptr; }
+
+    std::unique_ptr<mysql::NativeSession> native;
+    std::unique_ptr<sharedlock::PdoSession> pdo;
+    pid_t pdo_pid = 0;
     std::set<std::string> held;  // names this session holds for a Lock
 };
 
 struct MysqlSessions {
     std::unordered_map<std::string, std::vector<std::shared_ptr<PooledSession>>> by_params;
+    // Alive while a backend or a Lock uses it, and it keeps the PDO alive: the address is the
+    // same object's.
+    std::unordered_map<zend_object *, std::weak_ptr<PooledSession>> by_pdo;
 };
 
 namespace {
@@ -175,7 +205,7 @@ std::shared_ptr<PooledSession> mysql_session_not_holding(const BackendConfig &co
     // Inherited across fork: the parent's sessions are forgotten without a word (no COM_QUIT).
     list.erase(std::remove_if(list.begin(), list.end(),
                               [](const std::shared_ptr<PooledSession> &s) {
-                                  return s->session.owner_pid() != process::current_pid();
+                                  return s->owner_pid() != process::current_pid();
                               }),
                list.end());
     for (auto &pooled : list) {
@@ -185,7 +215,18 @@ std::shared_ptr<PooledSession> mysql_session_not_holding(const BackendConfig &co
     return list.back();
 }
 
+// The session of the application's PDO, in the process that opened it (a forked child must not
+// speak on its parent's connection). Throws otherwise.
+const std::shared_ptr<PooledSession> &pdo_session_here(const BackendConfig &config) {
+    if (config.mysql_pdo->owner_pid() != process::current_pid())
+        throw nativelock::Error(
+            "this MysqlBackend's PDO belongs to the parent process (it shares the parent's "
+            "connection): in a forked child, give a MysqlBackend a PDO the child opened");
+    return config.mysql_pdo;
+}
+
 std::shared_ptr<PooledSession> mysql_session_for(const LockState &state) {
+    if (state.config.mysql_pdo) return pdo_session_here(state.config);
     return mysql_session_not_holding(state.config, state.key);
 }
 
@@ -195,14 +236,14 @@ long long mysql_ttl_seconds(std::optional<double> ttl) {
 }
 
 mysql::Protocol mysql_protocol(PooledSession &pooled, const LockState &state) {
-    return mysql::Protocol(pooled.session, mysql::QuoteStyle::Default, state.config.table);
+    return mysql::Protocol(pooled.session(), mysql::QuoteStyle::Default, state.config.table);
 }
 
 // Whether the session that took the lock is still the one on the server (a lost session lost
 // its locks).
 bool mysql_session_intact(const LockState &state) {
-    return state.mysql && state.mysql->session.connected() &&
-           state.mysql->session.generation() == state.mysql_generation;
+    return state.mysql && state.mysql->connected() &&
+           state.mysql->generation() == state.mysql_generation;
 }
 
 // A statement about a lock held on a session that the server ended (KILL, restart): the lock
@@ -212,6 +253,12 @@ auto on_held_session(Statement statement) -> decltype(statement()) {
     try {
         return statement();
     } catch (const mysql::SessionLost &) {
+        return {};
+    } catch (const mysql::SqlError &e) {
+        // Through a PDO, as the client library reports it: "server has gone away", "lost
+        // connection" (a PDO does not reconnect; its session, and the lock, are gone).
+        if (e.code() != 2006 && e.code() != 2013) throw;
+        sharedlock::drop_previous();
         return {};
     }
 }
@@ -231,16 +278,18 @@ long long ttl_ms(std::optional<double> ttl) {
 }
 
 // Whether this backend's locks can be auto-renewed (files have no TTL to renew).
-bool renewable(BackendKind kind) {
-    return kind == BackendKind::RedisPlain || kind == BackendKind::RedisSymfony ||
-           kind == BackendKind::Mysql;
+// Nor locks on an application's PDO: the renewer thread cannot speak on that session, and the
+// lock is judged by it.
+bool renewable(const BackendConfig &config) {
+    return config.kind == BackendKind::RedisPlain || config.kind == BackendKind::RedisSymfony ||
+           (config.kind == BackendKind::Mysql && !config.mysql_pdo);
 }
 
 // What the renewer sends to keep a lock this process holds alive at `ttl`; null for no expiry
 // (or a lock whose session is gone).
 std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state,
                                                  std::optional<double> ttl) {
-    if (!state.held || state.held_pid != process::current_pid() || !renewable(state.config.kind))
+    if (!state.held || state.held_pid != process::current_pid() || !renewable(state.config))
         return nullptr;
     if (!ttl || *ttl >= kNoLimitSeconds) return nullptr;
     const long long ms = ttl_ms(ttl);
@@ -262,7 +311,7 @@ std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state,
             // (the renewal also needs it to hold GET_LOCK).
             renewal = mysql::make_renewal(
                 *state.config.mysql, mysql::QuoteStyle::Default, state.config.table, state.key,
-                state.mysql->session.connection_id(), mysql_ttl_seconds(ttl));
+                state.mysql->native->connection_id(), mysql_ttl_seconds(ttl));
             break;
         default:
             break;
@@ -294,8 +343,7 @@ bool release_on_backend(LockState &state) {
             if (!state.mysql) return false;
             std::shared_ptr<PooledSession> pooled = std::move(state.mysql);
             pooled->held.erase(state.key);
-            if (!pooled->session.connected() ||
-                pooled->session.generation() != state.mysql_generation)
+            if (!pooled->connected() || pooled->generation() != state.mysql_generation)
                 return false;
             return on_held_session(
                 [&] { return mysql_protocol(*pooled, state).unlock(state.key); });
@@ -308,11 +356,27 @@ bool release_on_backend(LockState &state) {
 
 // Request end (after destructors and shutdown functions, also after a fatal error): releases
 // without calling PHP, then drops the registry's reference.
+// On an application's PDO at request end: through its driver, with no PHP call (after a fatal
+// error no PHP code may run; a PDO subclass's methods are user code).
+void release_on_pdo_at_end(LockState &state) {
+    std::shared_ptr<PooledSession> pooled = std::move(state.mysql);
+    pooled->held.erase(state.key);
+    if (std::unique_ptr<mysql::Session> driver = sharedlock::driver_session(pooled->pdo->pdo()))
+        mysql::Protocol(*driver, mysql::QuoteStyle::Default, state.config.table)
+            .release_at_end(state.key);
+}
+
 void release_at_request_end(RegistryEntry *entry) noexcept {
     LockObject *self = LockObject::from_entry<&LockState::entry>(entry);
     LockState &state = self->state;
     try {
-        if (held_here(state)) release_on_backend(state);
+        if (held_here(state)) {
+            if (state.mysql && state.mysql->is_pdo()) {
+                release_on_pdo_at_end(state);
+            } else {
+                release_on_backend(state);
+            }
+        }
     } catch (...) {
         // Nobody to tell: the lock lapses with its TTL (files: with the process).
     }
@@ -446,9 +510,13 @@ class MysqlWait : public Wait {
     Attempt wait(const Deadline &deadline) override {
         // Chosen again after an interrupt: a handler may have taken this name on the session.
         if (!pooled_ || pooled_->held.count(state_.key)) pooled_ = mysql_session_for(state_);
-        pooled_->session.ensure_connected();
+        pooled_->ensure_connected();
         try {
-            mysql_protocol(*pooled_, state_).lock(state_.key, deadline, ttl_, interrupt_pending);
+            // Through a PDO, signal handlers run inside its calls; what they throw is deferred
+            // and ends the wait as well.
+            mysql_protocol(*pooled_, state_).lock(state_.key, deadline, ttl_, [] {
+                return interrupt_pending() || sharedlock::has_deferred_throwable();
+            });
         } catch (const mysql::WaitInterrupted &) {
             return Attempt::Interrupted;
         } catch (const mysql::LockTimeout &) {
@@ -456,7 +524,7 @@ class MysqlWait : public Wait {
         }
         pooled_->held.insert(state_.key);
         state_.mysql = pooled_;
-        state_.mysql_generation = pooled_->session.generation();
+        state_.mysql_generation = pooled_->generation();
         return Attempt::Acquired;
     }
     void give_up() noexcept override {}
@@ -555,7 +623,7 @@ bool refresh_on_backend(LockState &state, std::optional<double> ttl) {
 
 // Whether this lock is to be auto-renewed while held.
 bool wants_renewal(const LockState &state) {
-    return renewable(state.config.kind) && state.auto_renew.value_or(NATIVELOCK_G(auto_renew));
+    return renewable(state.config) && state.auto_renew.value_or(NATIVELOCK_G(auto_renew));
 }
 
 // Gives the lock a new TTL (files: checks that it is still ours). An auto-renewal goes on at
@@ -656,6 +724,12 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                     token = wait->token();
                     break;
                 }
+                if (sharedlock::has_deferred_throwable()) {
+                    // A handler that ran inside a PDO call threw: the caller throws it.
+                    wait->give_up();
+                    state->waiting = false;
+                    return Outcome::Thrown;
+                }
                 AfterInterrupt after = run_pending_interrupts();
                 state = &state_of(object);  // a handler may have used the object
                 if (process::current_pid() != waiter) {
@@ -684,7 +758,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         state->shared = shared;
         state->held_pid = process::current_pid();
         state->ttl = ttl;
-        if (renewable(state->config.kind) && state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
+        if (renewable(state->config) && state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
             try {
                 auto since = acquired_at;
                 if (state->config.kind == BackendKind::Mysql && ttl && *ttl < kNoLimitSeconds) {
@@ -727,16 +801,31 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
 
 }  // namespace
 
+std::shared_ptr<PooledSession> mysql_pdo_session(zend_object *pdo) {
+    auto &by_pdo = mysql_sessions().by_pdo;
+    for (auto it = by_pdo.begin(); it != by_pdo.end();)
+        it = it->second.expired() ? by_pdo.erase(it) : std::next(it);
+    std::weak_ptr<PooledSession> &slot = by_pdo[pdo];
+    if (std::shared_ptr<PooledSession> existing = slot.lock()) return existing;
+    auto created = std::make_shared<PooledSession>(pdo);
+    slot = created;
+    return created;
+}
+
 bool mysql_force_release(const BackendConfig &config, const std::string &key) {
     // A Lock of this process holding it: through its own session, which releases instead of
     // ending itself (and the other locks on it) with a KILL.
     std::shared_ptr<PooledSession> pooled;
-    for (auto &candidate : mysql_sessions().by_params[config.mysql->key()]) {
-        if (candidate->held.count(key) && candidate->session.owner_pid() == process::current_pid())
-            pooled = candidate;
+    if (config.mysql_pdo) {
+        pooled = pdo_session_here(config);
+    } else {
+        for (auto &candidate : mysql_sessions().by_params[config.mysql->key()]) {
+            if (candidate->held.count(key) && candidate->owner_pid() == process::current_pid())
+                pooled = candidate;
+        }
+        if (!pooled) pooled = mysql_session_not_holding(config, key);
     }
-    if (!pooled) pooled = mysql_session_not_holding(config, key);
-    return mysql::Protocol(pooled->session, mysql::QuoteStyle::Default, config.table)
+    return mysql::Protocol(pooled->session(), mysql::QuoteStyle::Default, config.table)
         .force_release(key);
 }
 
@@ -853,6 +942,25 @@ ZEND_METHOD(Nativelock_Lock, acquire) {
 
     PendingError error;
     Outcome outcome = acquire_natively(object, ttl, timeout, shared, error);
+    if (outcome == Outcome::Acquired && nativelock::php::sharedlock::has_deferred_throwable()) {
+        // A handler threw inside a PDO call after the lock was taken: the caller never learns
+        // it has it, so it goes back, as if the wait had ended just before.
+        state = &state_of(object);
+        bool bailed = false;
+        try {
+            release_on_backend(*state);
+        } catch (const nativelock::php::BailoutPending &) {
+            bailed = true;
+        } catch (...) {
+            // Its session keeps it until its TTL or the request's end, like a failed release.
+        }
+        mark_not_held(*state);
+        if (bailed) zend_bailout();
+        outcome = Outcome::Thrown;
+    }
+    if (outcome == Outcome::Error && error.category == nativelock::php::ErrorCategory::Bailout)
+        zend_bailout();
+    if (rethrow_deferred()) RETURN_THROWS();
     switch (outcome) {
         case Outcome::Acquired:
             track(object);
@@ -888,6 +996,7 @@ ZEND_METHOD(Nativelock_Lock, refresh) {
     NL_TRY
     ok = refresh_held(*state, ttl, wants_renewal(*state));
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::refresh()")
+    if (rethrow_deferred()) RETURN_THROWS();
     if (!ok && state->held) {
         mark_not_held(*state);  // expired or taken: lost
         untrack(object);
@@ -924,6 +1033,7 @@ ZEND_METHOD(Nativelock_Lock, release) {
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::release()")
     mark_not_held(*state);
     untrack(object);
+    if (rethrow_deferred()) RETURN_THROWS();
     RETURN_BOOL(released);
 }
 
@@ -957,6 +1067,7 @@ ZEND_METHOD(Nativelock_Lock, isHeld) {
             break;
     }
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::isHeld()")
+    if (rethrow_deferred()) RETURN_THROWS();
     RETURN_BOOL(held);
 }
 
@@ -976,10 +1087,14 @@ ZEND_METHOD(Nativelock_Lock, setAutoRenew) {
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     LockState *state = constructed(object);
     if (!state) RETURN_THROWS();
-    if (enabled && !renewable(state->config.kind)) {
-        zend_throw_exception_ex(not_supported_exception_ce, 0,
-                                "Nativelock\\Lock::setAutoRenew(): locks of this backend have no "
-                                "TTL to renew");
+    if (enabled && !renewable(state->config)) {
+        zend_throw_exception_ex(not_supported_exception_ce, 0, "%s",
+                                state->config.mysql_pdo
+                                    ? "Nativelock\\Lock::setAutoRenew(): locks on an application's "
+                                      "PDO are not renewed (the renewer cannot use its session); "
+                                      "refresh() them, or give the MysqlBackend a DSN"
+                                    : "Nativelock\\Lock::setAutoRenew(): locks of this backend "
+                                      "have no TTL to renew");
         RETURN_THROWS();
     }
     state->auto_renew = enabled;
@@ -1043,6 +1158,7 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
             break;
     }
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::getRemainingLifetime()")
+    if (rethrow_deferred()) RETURN_THROWS();
     if (never_expires || (ms && *ms < 0)) RETURN_NULL();
     if (!ms) RETURN_DOUBLE(0.0);
     // A key kept "for ever" (a null TTL, ~31 years) reads as no expiry.
@@ -1129,13 +1245,20 @@ void nativelock_native_rshutdown() {
     // request; the others (opened because one process held a name twice) are closed.
     MysqlSessions *sessions = NATIVELOCK_G(native_mysql);
     if (!sessions) return;
+    // A forked child's PDOs of its parent, still referenced: PHP frees what is left after this
+    // in any order (a PDO before the backend that would have cut it off), so cut them off now.
+    for (auto &[object, weak] : sessions->by_pdo) {
+        std::shared_ptr<PooledSession> pooled = weak.lock();
+        if (pooled && pooled->owner_pid() != process::current_pid())
+            nativelock::php::sharedlock::detach_inherited_pdo(object);
+    }
     for (auto &[key, list] : sessions->by_params) {
         bool kept_one = false;
         list.erase(std::remove_if(list.begin(), list.end(),
                                   [&](const std::shared_ptr<PooledSession> &s) {
                                       if (!s->held.empty() || s.use_count() > 1) return false;
                                       if (!kept_one && NATIVELOCK_G(pool_idle_timeout) > 0 &&
-                                          s->session.owner_pid() == process::current_pid()) {
+                                          s->owner_pid() == process::current_pid()) {
                                           kept_one = true;
                                           return false;
                                       }

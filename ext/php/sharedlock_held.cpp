@@ -39,60 +39,14 @@ void release_native_held() noexcept {
     s.held_native = nullptr;
 }
 
-// The PDO's own driver, for request end: quoting and statements through pdo_dbh_t's methods,
-// with no PHP method call (a user subclass of PDO cannot run here) and no exception. Reads no
-// result rows: a statement that needs one reports an error, which ends that release.
-class PdoDriverSession : public core::Session {
-  public:
-    explicit PdoDriverSession(pdo_dbh_t *dbh) : dbh_(dbh) {}
-    core::Result execute(const std::string &sql, const std::vector<core::Param> &params, bool,
-                         bool want_rows) override {
-        if (want_rows || sql.rfind("SELECT", 0) == 0)
-            throw nativelock::Error("no result rows at request end");
-        std::string text;
-        std::size_t param = 0;
-        for (char c : sql) {
-            if (c != '?' || param >= params.size()) {
-                text += c;
-                continue;
-            }
-            const core::Param &p = params[param++];
-            if (p.kind == core::Param::Kind::String) {
-                zend_string *raw = zend_string_init(p.s.data(), p.s.size(), 0);
-                zend_string *quoted = dbh_->methods->quoter(dbh_, raw, PDO_PARAM_STR);
-                zend_string_release(raw);
-                if (!quoted) throw nativelock::Error("quoting failed");
-                text.append(ZSTR_VAL(quoted), ZSTR_LEN(quoted));
-                zend_string_release(quoted);
-            } else if (p.kind == core::Param::Kind::Int) {
-                text += std::to_string(p.i);
-            } else {
-                text += std::to_string(p.d);
-            }
-        }
-        zend_string *statement = zend_string_init(text.data(), text.size(), 0);
-        zend_long affected = dbh_->methods->doer(dbh_, statement);
-        zend_string_release(statement);
-        if (affected < 0) throw nativelock::Error("statement failed");
-        core::Result result;
-        result.affected = static_cast<std::uint64_t>(affected);
-        return result;
-    }
-
-  private:
-    pdo_dbh_t *dbh_;
-};
-
 // Request end for locks taken through a PDO: the PDO is alive (the request state holds it) and
 // destructors and shutdown functions have all run. Never calls PHP userland.
 void release_pdo_held() noexcept {
     RequestState &s = st();
     zval *pdo = Z_TYPE(s.pdo) == IS_OBJECT ? &s.pdo : nullptr;
     if (pdo && s.held_pid == nativelock::process::current_pid()) {
-        pdo_dbh_t *dbh = Z_PDO_DBH_P(pdo);
-        if (dbh && dbh->driver && dbh->methods && dbh->methods->doer && dbh->methods->quoter) {
-            PdoDriverSession driver(dbh);
-            core::Protocol protocol(driver, quote_style());
+        if (std::unique_ptr<core::Session> driver = driver_session(Z_OBJ_P(pdo))) {
+            core::Protocol protocol(*driver, quote_style());
             for (const HeldLock &lock : s.held) {
                 try {
                     protocol.release_at_end(lock.name);

@@ -1,17 +1,21 @@
-// The PDO session: every lock statement runs through the application's PDO, so locks share
-// its session and transactions. PHP is only ever called inside zend_try; a bailout becomes
-// PhpBailout, a PDOException a C++ SqlError (the PHP exception kept as `previous`), and any
-// other throwable (a signal handler's exception or exit()) is deferred to the entry point.
+// The PDO sessions (pdo_session.h): every lock statement runs through the application's PDO, so
+// locks share its session and transactions. PHP is only ever called inside zend_try; a bailout
+// becomes PhpBailout, a PDOException a C++ SqlError (the PHP exception kept as `previous`), and
+// any other throwable (a signal handler's exception or exit()) is deferred to the entry point.
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include "sharedlock_shim.h"
+#include "pdo_session.h"
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
+#include "ext/mysqlnd/mysqlnd.h"
 #include "ext/pdo/php_pdo_driver.h"
 }
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cstring>
 
@@ -326,6 +330,106 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
     zval_ptr_dtor(&stmt);
     if (failure) std::rethrow_exception(failure);
     return result;
+}
+
+namespace {
+
+namespace core = nativelock::mysql;
+
+// The PDO's own driver, for request end: quoting and statements through pdo_dbh_t's methods,
+// with no PHP method call (a user subclass of PDO cannot run here) and no exception. Reads no
+// result rows: a statement that needs one reports an error, which ends that release.
+class DriverSession : public core::Session {
+  public:
+    explicit DriverSession(pdo_dbh_t *dbh) : dbh_(dbh) {}
+    core::Result execute(const std::string &sql, const std::vector<core::Param> &params, bool,
+                         bool want_rows) override {
+        if (want_rows || sql.rfind("SELECT", 0) == 0)
+            throw nativelock::Error("no result rows at request end");
+        std::string text;
+        std::size_t param = 0;
+        for (char c : sql) {
+            if (c != '?' || param >= params.size()) {
+                text += c;
+                continue;
+            }
+            const core::Param &p = params[param++];
+            if (p.kind == core::Param::Kind::String) {
+                zend_string *raw = zend_string_init(p.s.data(), p.s.size(), 0);
+                zend_string *quoted = dbh_->methods->quoter(dbh_, raw, PDO_PARAM_STR);
+                zend_string_release(raw);
+                if (!quoted) throw nativelock::Error("quoting failed");
+                text.append(ZSTR_VAL(quoted), ZSTR_LEN(quoted));
+                zend_string_release(quoted);
+            } else if (p.kind == core::Param::Kind::Int) {
+                text += std::to_string(p.i);
+            } else {
+                text += std::to_string(p.d);
+            }
+        }
+        zend_string *statement = zend_string_init(text.data(), text.size(), 0);
+        zend_long affected = dbh_->methods->doer(dbh_, statement);
+        zend_string_release(statement);
+        if (affected < 0) throw nativelock::Error("statement failed");
+        core::Result result;
+        result.affected = static_cast<std::uint64_t>(affected);
+        return result;
+    }
+
+  private:
+    pdo_dbh_t *dbh_;
+};
+
+// pdo_mysql's handle begins with its connection (`MYSQL *server;`, a MYSQLND with mysqlnd, first
+// in php_pdo_mysql_int.h, which is not installed).
+struct PdoMysqlHandleHead {
+    MYSQLND *server;
+};
+
+}  // namespace
+
+std::unique_ptr<core::Session> driver_session(zend_object *pdo) {
+    pdo_dbh_t *dbh = php_pdo_dbh_fetch_inner(pdo);
+    if (!dbh || !dbh->driver || !dbh->methods || !dbh->methods->doer || !dbh->methods->quoter)
+        return nullptr;
+    return std::make_unique<DriverSession>(dbh);
+}
+
+bool is_mysql_pdo(zend_object *object) {
+    // Looked up by name: pdo is an optional dependency, and without it there is no PDO object.
+    auto *pdo_ce =
+        static_cast<zend_class_entry *>(zend_hash_str_find_ptr(CG(class_table), "pdo", 3));
+    if (!pdo_ce || !instanceof_function(object->ce, pdo_ce)) return false;
+    pdo_dbh_t *dbh = php_pdo_dbh_fetch_inner(object);
+    return dbh && dbh->driver && dbh->driver->driver_name &&
+           std::strcmp(dbh->driver->driver_name, "mysql") == 0;
+}
+
+// In a forked child, at request end: the lock session's PDO shares its socket with the parent,
+// and destroying it sends COM_QUIT on that socket, which ends the parent's session and every
+// lock the parent holds. The child's copy of the descriptor is pointed at /dev/null first, so
+// only the child's copy is closed, and the connection is marked as already quit.
+void detach_inherited_pdo(zend_object *object) noexcept {
+    pdo_dbh_t *dbh = php_pdo_dbh_fetch_inner(object);
+    if (!dbh || !dbh->driver || !dbh->driver_data || !dbh->driver->driver_name ||
+        std::strcmp(dbh->driver->driver_name, "mysql") != 0 || dbh->is_persistent)
+        return;
+    MYSQLND *conn = static_cast<PdoMysqlHandleHead *>(dbh->driver_data)->server;
+    if (!conn || !conn->data || !conn->data->vio || !conn->data->vio->data) return;
+    php_stream *stream = conn->data->vio->data->stream;
+    int fd = -1;
+    if (!stream ||
+        php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL,
+                        reinterpret_cast<void **>(&fd), 0) != SUCCESS ||
+        fd < 0)
+        return;
+    int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd < 0) return;
+    ::dup2(null_fd, fd);
+    ::close(null_fd);
+    // And mysqlnd is told the session is over (as after its own QUIT): it sends nothing more,
+    // statements included, and so reads no error it would have to keep.
+    conn->data->state.m->set(&conn->data->state, CONN_QUIT_SENT);
 }
 
 }  // namespace nativelock::php::sharedlock

@@ -8,13 +8,9 @@
 
 extern "C" {
 #include "Zend/zend_exceptions.h"
-#include "ext/mysqlnd/mysqlnd.h"
 #include "ext/pdo/php_pdo_driver.h"
 #include "ext/standard/info.h"
 }
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cstring>
 
@@ -23,10 +19,6 @@ extern "C" {
 namespace nativelock::php::sharedlock {
 
 namespace core = nativelock::mysql;
-
-namespace {
-void detach_inherited_pdo(zend_object *object) noexcept;
-}  // namespace
 
 RequestState &st() {
     if (!NATIVELOCK_G(sharedlock_state)) NATIVELOCK_G(sharedlock_state) = new RequestState();
@@ -194,43 +186,6 @@ void release_before_switch() {
     s.native = nullptr;
     s.native_in_use.reset();
 }
-
-namespace {
-
-// pdo_mysql's handle begins with its connection (`MYSQL *server;`, a MYSQLND with mysqlnd, first
-// in php_pdo_mysql_int.h, which is not installed).
-struct PdoMysqlHandleHead {
-    MYSQLND *server;
-};
-
-// In a forked child, at request end: the lock session's PDO shares its socket with the parent,
-// and destroying it sends COM_QUIT on that socket, which ends the parent's session and every
-// lock the parent holds. The child's copy of the descriptor is pointed at /dev/null first, so
-// only the child's copy is closed, and the connection is marked as already quit.
-void detach_inherited_pdo(zend_object *object) noexcept {
-    pdo_dbh_t *dbh = php_pdo_dbh_fetch_inner(object);
-    if (!dbh || !dbh->driver || !dbh->driver_data || !dbh->driver->driver_name ||
-        std::strcmp(dbh->driver->driver_name, "mysql") != 0 || dbh->is_persistent)
-        return;
-    MYSQLND *conn = static_cast<PdoMysqlHandleHead *>(dbh->driver_data)->server;
-    if (!conn || !conn->data || !conn->data->vio || !conn->data->vio->data) return;
-    php_stream *stream = conn->data->vio->data->stream;
-    int fd = -1;
-    if (!stream ||
-        php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL,
-                        reinterpret_cast<void **>(&fd), 0) != SUCCESS ||
-        fd < 0)
-        return;
-    int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null_fd < 0) return;
-    ::dup2(null_fd, fd);
-    ::close(null_fd);
-    // And mysqlnd is told the session is over (as after its own QUIT): it sends nothing more,
-    // statements included, and so reads no error it would have to keep.
-    conn->data->state.m->set(&conn->data->state, CONN_QUIT_SENT);
-}
-
-}  // namespace
 
 }  // namespace nativelock::php::sharedlock
 

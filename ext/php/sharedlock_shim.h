@@ -4,7 +4,7 @@
 //                              statement runs on (native or PDO), module hooks
 //   sharedlock_held.cpp        locks held by this request and their release at request end
 //   sharedlock_exceptions.cpp  the package's exception classes and the mapping of core errors
-//   sharedlock_pdo_session.cpp the Session that runs statements through a PDO
+//   sharedlock_pdo_session.cpp the Session that runs statements through a PDO (pdo_session.h)
 #pragma once
 
 #include "php_nativelock.h"
@@ -23,6 +23,7 @@
 #include "mysql/native_session.hpp"
 #include "mysql/protocol.hpp"
 #include "mysql/session.hpp"
+#include "pdo_session.h"
 #include "request_registry.h"
 
 namespace nativelock::php::sharedlock {
@@ -38,63 +39,9 @@ extern zend_class_entry *ce_release;
 extern zend_class_entry *ce_remaining_ttl;
 extern zend_class_entry *ce_table_repair;
 
-// A PHP fatal error (bailout) happened inside a guarded PHP call: unwind the C++ frames, then
-// the entry point calls zend_bailout() (NL_CATCH_WITH does).
-using PhpBailout = nativelock::php::BailoutPending;
-
-enum class CallStatus { Ok, Exception, Bailout };
-
-// Calls fn on object (or a constructor) inside zend_try; never longjmps out.
-CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, uint32_t argc,
-                        zval *argv);
-// Calls $object->method(...) by name; throws PhpBailout, or stashes a PHP exception and
-// throws a C++ error describing it (SqlError for a PDOException).
-void call_method(zend_object *object, const char *method, zval *retval, uint32_t argc, zval *argv);
-
-// A PHP signal handler runs inside PDO calls (zend_call_function runs pending interrupts after
-// an internal method returns). What it throws, or its exit(), is not a database error: it is
-// kept here, the statement sequence stops at a consistent point, and the entry point throws it
-// again as it was. ThrowablePending unwinds the C++ frames when the PDO call itself failed.
-class ThrowablePending : public std::exception {
-  public:
-    const char *what() const noexcept override { return "PHP throwable pending"; }
-};
-void defer_throwable(zend_object *throwable);
-bool has_deferred_throwable();
-// Throws the deferred throwable in PHP (after dropping any stashed `previous`); returns whether
-// there was one.
-bool rethrow_deferred_throwable();
-void drop_deferred_throwable();
-// After a PHP call (inside zend_try) that left EG(exception): clears it and returns the
-// PDOException (a reference the caller owns); returns nullptr when the call completed (a
-// return value) and a handler threw after it: deferred, the caller goes on; any other throwable
-// of a call that failed is deferred and ThrowablePending thrown.
-zend_object *pdo_exception_or_defer(const zval *retval);
-
-// The PHP exception a failed PHP call left, kept as the `previous` of the exception the
-// entry point throws. take_previous() hands over the reference (or nullptr).
-void stash_exception(zend_object *exception);
-zend_object *take_previous();
-void drop_previous();
-
 // Throws new ce($lockName[, $extra], $message, 0, $previous); consumes `previous`.
 void throw_lock_exception(zend_class_entry *ce, zval *lock_name, zval *extra,
                           const std::string &message, zend_object *previous);
-
-// The PDO-backed session (sharedlock_pdo_session.cpp).
-class PdoSession : public nativelock::mysql::Session {
-  public:
-    explicit PdoSession(zend_object *pdo);
-    ~PdoSession() override;
-    nativelock::mysql::Result execute(const std::string &sql,
-                                      const std::vector<nativelock::mysql::Param> &params,
-                                      bool prepared, bool want_rows) override;
-    zend_object *pdo() const { return pdo_; }
-
-  private:
-    zend_object *pdo_;
-    HashTable statements_;
-};
 
 // Native sessions of this process, reused across requests, keyed by connection parameters, and
 // closed after standing unused for nativelock.pool_idle_timeout.

@@ -47,6 +47,8 @@ class NativeLockStore implements Store, LockProvider
      *   'url' => 'redis://127.0.0.1:6379/0',    // redis: a DSN (or 'connection' => a \Redis / Predis client)
      *   'path' => storage_path('framework/locks'), // file
      *   'dsn' => 'mysql:host=…;dbname=…', 'username' => …, 'password' => …, 'table' => 'shared_locks', // mysql
+     *   'pdo' => a \PDO (e.g. DB::connection()->getPdo()),   // mysql instead of 'dsn': the locks live
+     *                                                       // in that session (see MysqlBackend)
      *   'store' => 'redis',                     // the store for cache operations (and its prefix)
      *   'prefix' => …,                          // overrides the inner store's prefix
      *   'release_at_request_end' => false,
@@ -79,8 +81,13 @@ class NativeLockStore implements Store, LockProvider
                     $backend = new FileBackend($path);
                     break;
                 case 'mysql':
-                    if (!\is_string($config['dsn'] ?? null)) {
-                        throw new \InvalidArgumentException('The nativelock cache store on MySQL needs "dsn" ("mysql:host=…;dbname=…"), "username" and "password".');
+                    $pdo = $config['pdo'] ?? null;
+                    if ($pdo instanceof \PDO) {
+                        $backend = new MysqlBackend($pdo, null, null, $config['table'] ?? 'shared_locks');
+                        break;
+                    }
+                    if (null !== $pdo || !\is_string($config['dsn'] ?? null)) {
+                        throw new \InvalidArgumentException('The nativelock cache store on MySQL needs "dsn" ("mysql:host=…;dbname=…"), "username" and "password"; or "pdo" (a \PDO).');
                     }
                     $backend = new MysqlBackend($config['dsn'], $config['username'] ?? null, $config['password'] ?? null, $config['table'] ?? 'shared_locks');
                     break;

@@ -10,7 +10,8 @@ use Nativelock\MysqlBackend;
 
 /**
  * php-lock/lock's MySQLMutex, natively: GET_LOCK waits server-side (no polling) on a session of
- * nativelock's own, with the SharedLock row protocol. $lease (seconds, optional) is the TTL: a
+ * nativelock's own, or on the \PDO given (as MySQLMutex takes one), with the SharedLock row
+ * protocol. $lease (seconds, optional) is the TTL: a
  * holder past it loses the lock to a waiter, and its unlock() throws ExecutionOutsideLockException.
  * Without a lease the lock lasts until unlock(), the session's end or request end, as in
  * MySQLMutex. Names longer than 64 characters are shortened with a hash.
@@ -18,13 +19,14 @@ use Nativelock\MysqlBackend;
 final class MysqlMutex extends NativeMutex
 {
     /**
-     * @param string|MysqlBackend $dsn "mysql:host=…;dbname=…" or a backend
+     * @param string|MysqlBackend|\PDO $dsn "mysql:host=…;dbname=…", a backend, or a PDO of the
+     *        mysql driver (MySQLMutex's argument: the locks live in its session; no lease renewal)
      */
-    public function __construct(string|MysqlBackend $dsn, string $name, int $timeout = 0, ?string $username = null, #[\SensitiveParameter] ?string $password = null, ?int $lease = null)
+    public function __construct(string|MysqlBackend|\PDO $dsn, string $name, int $timeout = 0, ?string $username = null, #[\SensitiveParameter] ?string $password = null, ?int $lease = null)
     {
         if (!$dsn instanceof MysqlBackend) {
-            if (!str_starts_with($dsn, 'mysql:')) {
-                throw new \InvalidArgumentException('MysqlMutex expects a DSN starting with "mysql:" or a Nativelock\MysqlBackend.');
+            if (\is_string($dsn) && !str_starts_with($dsn, 'mysql:')) {
+                throw new \InvalidArgumentException('MysqlMutex expects a DSN starting with "mysql:", a \PDO or a Nativelock\MysqlBackend.');
             }
             try {
                 $dsn = new MysqlBackend($dsn, $username, $password);

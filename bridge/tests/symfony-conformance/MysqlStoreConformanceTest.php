@@ -16,7 +16,7 @@ use Symfony\Component\Lock\Tests\Store\UnserializableTestTrait;
  * shared locks on MySQL). TTLs are whole seconds on the server, so the clock delay is 1.5 s
  * (Symfony's PdoStoreTest uses 1 s for the same reason).
  */
-final class MysqlStoreConformanceTest extends AbstractStoreTestCase
+class MysqlStoreConformanceTest extends AbstractStoreTestCase
 {
     use BlockingStoreTestTrait;
     use ExpiringStoreTestTrait;
@@ -29,8 +29,14 @@ final class MysqlStoreConformanceTest extends AbstractStoreTestCase
 
     protected function getStore(): PersistingStoreInterface
     {
+        return new MysqlStore(...self::connection());
+    }
+
+    /** @return array{string, string, string} the test server's DSN, user and password */
+    protected static function connection(): array
+    {
         $dsn = sprintf('mysql:host=%s;port=%d;dbname=%s', getenv('NATIVELOCK_MYSQL_HOST') ?: '127.0.0.1', (int) (getenv('NATIVELOCK_MYSQL_PORT') ?: 13306), getenv('NATIVELOCK_MYSQL_DATABASE') ?: 'nativelock_test');
 
-        return new MysqlStore($dsn, getenv('NATIVELOCK_MYSQL_USER') ?: 'nativelock', getenv('NATIVELOCK_MYSQL_PASSWORD') ?: 'nativelock');
+        return [$dsn, getenv('NATIVELOCK_MYSQL_USER') ?: 'nativelock', getenv('NATIVELOCK_MYSQL_PASSWORD') ?: 'nativelock'];
     }
 }

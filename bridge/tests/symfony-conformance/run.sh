@@ -39,7 +39,7 @@ for f in $files; do
 done
 echo "Symfony $ref ($(git -C "$repo" rev-parse --short "$ref")): $files"
 
-stores="${1:-Redis Filelock Mysql}"
+stores="${1:-Redis Filelock Mysql MysqlPdo}"
 passed=0
 failed=0
 for store in $stores; do

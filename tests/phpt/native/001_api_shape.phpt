@@ -37,7 +37,7 @@ final Nativelock\FileBackend extends Nativelock\Backend
   __construct(string $directory)
   getDirectory(): string
 final Nativelock\MysqlBackend extends Nativelock\Backend
-  __construct(string $dsn, ?string $username = NULL, ?string $password = NULL, string $table = 'shared_locks')
+  __construct(PDO|string $dsn, ?string $username = NULL, ?string $password = NULL, string $table = 'shared_locks')
   getTable(): string
   forceRelease(string $key): bool
 final Nativelock\Lock extends -
