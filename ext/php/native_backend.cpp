@@ -10,6 +10,7 @@
 extern "C" {
 #include "Zend/zend_attributes.h"
 #include "Zend/zend_exceptions.h"
+#include "ext/pdo/php_pdo_driver.h"
 #include "ext/spl/spl_exceptions.h"
 }
 
@@ -253,6 +254,12 @@ ZEND_METHOD(Nativelock_MysqlBackend, __construct) {
                                       "must be null when a PDO is given (it is connected already)");
             RETURN_THROWS();
         }
+        if (php_pdo_dbh_fetch_inner(pdo)->is_persistent) {
+            // Its session outlives the request (a lock left by a failed release with it), and a
+            // forked child's end closes it under the parent.
+            zend_argument_value_error(1, "must not be a persistent PDO (PDO::ATTR_PERSISTENT)");
+            RETURN_THROWS();
+        }
     } else {
         std::string_view text(ZSTR_VAL(dsn), ZSTR_LEN(dsn));
         if (text.substr(0, 6) != "mysql:") {
@@ -260,12 +267,20 @@ ZEND_METHOD(Nativelock_MysqlBackend, __construct) {
             RETURN_THROWS();
         }
     }
+    // Spliced into statements (quoted): letters, digits, '_' and '$' only (a '?' would read as a
+    // placeholder, a backtick would end the quoting).
     if (table && (ZSTR_LEN(table) == 0 || ZSTR_LEN(table) > 64 ||
-                  memchr(ZSTR_VAL(table), '\0', ZSTR_LEN(table)))) {
-        zend_argument_value_error(4, "must be a table name of 1 to 64 characters");
+                  strspn(ZSTR_VAL(table),
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_$") != ZSTR_LEN(table))) {
+        zend_argument_value_error(4, "must be a table name of 1 to 64 letters, digits, _ or $");
         RETURN_THROWS();
     }
     BackendConfig &config = config_of(Z_OBJ_P(ZEND_THIS));
+    if (config.kind != BackendKind::None) {
+        zend_throw_error(nullptr, "Nativelock\\MysqlBackend::__construct() cannot be called twice");
+        RETURN_THROWS();
+    }
     NL_TRY
     if (pdo) {
         // Locks live in the application's session (its transactions see them; a take-over after

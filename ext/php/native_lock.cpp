@@ -23,11 +23,14 @@ extern "C" {
 #include <functional>
 #include <memory>
 #include <optional>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 #include <algorithm>
+
+#include <unistd.h>
 
 #include "common/deadline.hpp"
 #include "common/process.hpp"
@@ -82,10 +85,22 @@ struct PooledSession {
     pid_t owner_pid() const { return native ? native->owner_pid() : pdo_pid; }
     bool is_pdo() const { return pdo != nullptr; }
 
+    // Which acquisition (a serial of this process) holds a name on this session. On a PDO this
+    // is what excludes two Locks of one process: the server would let the session take a name
+    // it holds again. An entry a forceRelease() removed tells its Lock it lost the lock.
+    bool holds(const std::string &key) const { return held.count(key) != 0; }
+    bool owned_by(const std::string &key, std::uint64_t serial) const {
+        auto it = held.find(key);
+        return it != held.end() && it->second == serial;
+    }
+    void forget(const std::string &key, std::uint64_t serial) {
+        if (owned_by(key, serial)) held.erase(key);
+    }
+
     std::unique_ptr<mysql::NativeSession> native;
     std::unique_ptr<sharedlock::PdoSession> pdo;
     pid_t pdo_pid = 0;
-    std::set<std::string> held;  // names this session holds for a Lock
+    std::map<std::string, std::uint64_t> held;
 };
 
 struct MysqlSessions {
@@ -93,6 +108,7 @@ struct MysqlSessions {
     // Alive while a backend or a Lock uses it, and it keeps the PDO alive: the address is the
     // same object's.
     std::unordered_map<zend_object *, std::weak_ptr<PooledSession>> by_pdo;
+    std::uint64_t last_serial = 0;
 };
 
 namespace {
@@ -121,6 +137,7 @@ struct LockState {
     std::unique_ptr<file::LockFile> file;  // FileBackend
     std::shared_ptr<PooledSession> mysql;  // MysqlBackend: the session that holds it
     std::uint64_t mysql_generation = 0;    // … and its server session then
+    std::uint64_t mysql_serial = 0;        // … and its entry in that session's `held`
     redis::Pool::Pin connection_in_use;    // Redis: the pooled connection stays open while held
     // setAutoRenew(): this lock's choice; nothing follows nativelock.auto_renew at acquire().
     std::optional<bool> auto_renew;
@@ -184,7 +201,7 @@ void mark_not_held(LockState &state) noexcept {
     state.lease.reset();
     state.lease_lost = false;
     if (state.mysql) {
-        state.mysql->held.erase(state.key);
+        state.mysql->forget(state.key, state.mysql_serial);
         state.mysql.reset();
     }
     state.held = false;
@@ -209,7 +226,7 @@ std::shared_ptr<PooledSession> mysql_session_not_holding(const BackendConfig &co
                               }),
                list.end());
     for (auto &pooled : list) {
-        if (pooled->held.count(key) == 0) return pooled;
+        if (!pooled->holds(key)) return pooled;
     }
     list.push_back(std::make_shared<PooledSession>(*config.mysql));
     return list.back();
@@ -243,13 +260,15 @@ mysql::Protocol mysql_protocol(PooledSession &pooled, const LockState &state) {
 // its locks).
 bool mysql_session_intact(const LockState &state) {
     return state.mysql && state.mysql->connected() &&
-           state.mysql->generation() == state.mysql_generation;
+           state.mysql->generation() == state.mysql_generation &&
+           state.mysql->owned_by(state.key, state.mysql_serial);
 }
 
 // A statement about a lock held on a session that the server ended (KILL, restart): the lock
 // went with the session, which is what the caller is told, not an error.
 template <typename Statement>
 auto on_held_session(Statement statement) -> decltype(statement()) {
+    bool gone = false;
     try {
         return statement();
     } catch (const mysql::SessionLost &) {
@@ -258,9 +277,11 @@ auto on_held_session(Statement statement) -> decltype(statement()) {
         // Through a PDO, as the client library reports it: "server has gone away", "lost
         // connection" (a PDO does not reconnect; its session, and the lock, are gone).
         if (e.code() != 2006 && e.code() != 2013) throw;
-        sharedlock::drop_previous();
-        return {};
+        gone = true;
     }
+    // Outside the catch: releasing the PDOException may run user code.
+    if (gone) sharedlock::drop_previous();
+    return {};
 }
 
 redis::Connection &redis_connection(const LockState &state) {
@@ -341,10 +362,9 @@ bool release_on_backend(LockState &state) {
             return state.file && state.file->release();
         case BackendKind::Mysql: {
             if (!state.mysql) return false;
+            if (!mysql_session_intact(state)) return false;  // lost with its session, or forced
             std::shared_ptr<PooledSession> pooled = std::move(state.mysql);
-            pooled->held.erase(state.key);
-            if (!pooled->connected() || pooled->generation() != state.mysql_generation)
-                return false;
+            pooled->forget(state.key, state.mysql_serial);
             return on_held_session(
                 [&] { return mysql_protocol(*pooled, state).unlock(state.key); });
         }
@@ -359,8 +379,9 @@ bool release_on_backend(LockState &state) {
 // On an application's PDO at request end: through its driver, with no PHP call (after a fatal
 // error no PHP code may run; a PDO subclass's methods are user code).
 void release_on_pdo_at_end(LockState &state) {
+    if (!mysql_session_intact(state)) return;
     std::shared_ptr<PooledSession> pooled = std::move(state.mysql);
-    pooled->held.erase(state.key);
+    pooled->forget(state.key, state.mysql_serial);
     if (std::unique_ptr<mysql::Session> driver = sharedlock::driver_session(pooled->pdo->pdo()))
         mysql::Protocol(*driver, mysql::QuoteStyle::Default, state.config.table)
             .release_at_end(state.key);
@@ -416,6 +437,23 @@ bool parse_seconds(zval *value, bool is_null, double seconds, uint32_t arg, bool
     *out = seconds;
     return true;
 }
+
+// Marks a call on this lock as in progress while it runs statements through an application's
+// PDO, during which signal handlers run: one that acquires or releases the same lock is refused
+// (LockState::waiting), as during a wait.
+class InProgress {
+  public:
+    explicit InProgress(zend_object *object) : object_(object), outer_(state_of(object).waiting) {
+        state_of(object_).waiting = true;
+    }
+    ~InProgress() { state_of(object_).waiting = outer_; }  // a handler's call inside a wait
+    InProgress(const InProgress &) = delete;
+    InProgress &operator=(const InProgress &) = delete;
+
+  private:
+    zend_object *object_;  // $this of the running method: alive until it returns
+    bool outer_;
+};
 
 enum class Attempt { Acquired, NotAcquired, Interrupted };
 
@@ -509,7 +547,19 @@ class MysqlWait : public Wait {
     MysqlWait(LockState &state, long long ttl) : state_(state), ttl_(ttl) {}
     Attempt wait(const Deadline &deadline) override {
         // Chosen again after an interrupt: a handler may have taken this name on the session.
-        if (!pooled_ || pooled_->held.count(state_.key)) pooled_ = mysql_session_for(state_);
+        if (!pooled_ || pooled_->holds(state_.key)) pooled_ = mysql_session_for(state_);
+        if (pooled_->is_pdo() && pooled_->holds(state_.key)) {
+            // Another Lock of this process holds it on the same session, which the server would
+            // let take it again: wait for that Lock's release (a signal handler's, as this
+            // process is in here) or the deadline, in short sleeps that signals cut.
+            while (pooled_->holds(state_.key)) {
+                if (interrupt_pending() || sharedlock::has_deferred_throwable())
+                    return Attempt::Interrupted;
+                if (deadline.expired()) return Attempt::NotAcquired;
+                const double slice = deadline.remaining_seconds(0.02);
+                ::usleep(static_cast<useconds_t>(std::max(1.0, slice * 1e6)));
+            }
+        }
         pooled_->ensure_connected();
         try {
             // Through a PDO, signal handlers run inside its calls; what they throw is deferred
@@ -522,9 +572,11 @@ class MysqlWait : public Wait {
         } catch (const mysql::LockTimeout &) {
             return Attempt::NotAcquired;
         }
-        pooled_->held.insert(state_.key);
+        const std::uint64_t serial = ++mysql_sessions().last_serial;
+        pooled_->held[state_.key] = serial;
         state_.mysql = pooled_;
         state_.mysql_generation = pooled_->generation();
+        state_.mysql_serial = serial;
         return Attempt::Acquired;
     }
     void give_up() noexcept override {}
@@ -682,18 +734,22 @@ long long draw_fence_or_give_back(LockState &state, long long drawn) {
                 }
                 throw;
             }
-        case BackendKind::Mysql:
+        case BackendKind::Mysql: {
+            std::exception_ptr failure;
             try {
                 return mysql_protocol(*state.mysql, state).draw_fence(state.key);
             } catch (...) {
-                try {
-                    mysql_protocol(*state.mysql, state).unlock(state.key);
-                } catch (...) {
-                }
-                state.mysql->held.erase(state.key);
-                state.mysql.reset();
-                throw;
+                failure = std::current_exception();
             }
+            // Given back outside the catch: through a PDO this runs PHP.
+            try {
+                mysql_protocol(*state.mysql, state).unlock(state.key);
+            } catch (...) {
+            }
+            state.mysql->forget(state.key, state.mysql_serial);
+            state.mysql.reset();
+            std::rethrow_exception(failure);
+        }
         case BackendKind::RedisSymfony:
         case BackendKind::None:
             break;
@@ -820,13 +876,16 @@ bool mysql_force_release(const BackendConfig &config, const std::string &key) {
         pooled = pdo_session_here(config);
     } else {
         for (auto &candidate : mysql_sessions().by_params[config.mysql->key()]) {
-            if (candidate->held.count(key) && candidate->owner_pid() == process::current_pid())
+            if (candidate->holds(key) && candidate->owner_pid() == process::current_pid())
                 pooled = candidate;
         }
         if (!pooled) pooled = mysql_session_not_holding(config, key);
     }
-    return mysql::Protocol(pooled->session(), mysql::QuoteStyle::Default, config.table)
-        .force_release(key);
+    const bool freed = mysql::Protocol(pooled->session(), mysql::QuoteStyle::Default, config.table)
+                           .force_release(key);
+    // The Lock that held it here has lost it: its release() must not touch a later holder's.
+    pooled->held.erase(key);
+    return freed;
 }
 
 }  // namespace nativelock::php::native
@@ -934,7 +993,13 @@ ZEND_METHOD(Nativelock_Lock, acquire) {
     }
     if (held_here(*state) && state->shared == shared) {
         // Taken again by its holder: the new TTL (files: nothing to do), which a renewal keeps.
-        if (refresh_held(*state, ttl, wants_renewal(*state))) RETURN_TRUE;
+        bool still_held;
+        {
+            InProgress busy(object);
+            still_held = refresh_held(*state, ttl, wants_renewal(*state));
+        }
+        if (rethrow_deferred()) RETURN_THROWS();
+        if (still_held) RETURN_TRUE;
         mark_not_held(*state);
     }
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::acquire()")
@@ -994,6 +1059,7 @@ ZEND_METHOD(Nativelock_Lock, refresh) {
     }
     bool ok = false;
     NL_TRY
+    InProgress busy(object);
     ok = refresh_held(*state, ttl, wants_renewal(*state));
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::refresh()")
     if (rethrow_deferred()) RETURN_THROWS();
@@ -1029,6 +1095,7 @@ ZEND_METHOD(Nativelock_Lock, release) {
     // The renewal goes on until the release has succeeded (mark_not_held() then ends it, after
     // a renewal in flight has landed: none can reach a later acquisition with this token).
     NL_TRY
+    InProgress busy(object);
     released = release_on_backend(*state) && !lost;
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::release()")
     mark_not_held(*state);

@@ -59,7 +59,11 @@ void stash_exception(zend_object *exception);
 zend_object *take_previous();
 void drop_previous();
 
-// Statements through the PDO's PHP methods; keeps a reference to the PDO.
+// Statements through the PDO's PHP methods; keeps a reference to the PDO. While a statement
+// runs, the PDO reports errors as exceptions whatever its ERRMODE (no warnings from the lock
+// protocol's expected failures reach the application). A signal handler that forks inside a
+// call leaves the child with its parent's session: the child's copy is cut off from the socket
+// and the statement fails there.
 class PdoSession : public nativelock::mysql::Session {
   public:
     explicit PdoSession(zend_object *pdo);
@@ -70,8 +74,15 @@ class PdoSession : public nativelock::mysql::Session {
     zend_object *pdo() const { return pdo_; }
 
   private:
+    nativelock::mysql::Result run_statement(const std::string &sql,
+                                            const std::vector<nativelock::mysql::Param> &params,
+                                            bool prepared, bool want_rows);
+
     zend_object *pdo_;
     HashTable statements_;
+    // A PHP fatal error happened in one of its calls: no PHP is called any more (the cleanup
+    // that unwinds from it, giving a lock back, must not run user code after a fatal error).
+    bool bailed_out_ = false;
 };
 
 // Statements through the PDO's own driver (quoter, doer), for request end: no PHP method call

@@ -19,6 +19,8 @@ extern "C" {
 
 #include <cstring>
 
+#include "common/process.hpp"
+
 namespace nativelock::php::sharedlock {
 
 using nativelock::mysql::Param;
@@ -207,8 +209,55 @@ PdoSession::~PdoSession() {
     OBJ_RELEASE(pdo_);
 }
 
+namespace {
+
+// The PDO reports errors as exceptions while nativelock's statement runs, then as it did.
+class ExceptionErrorMode {
+  public:
+    explicit ExceptionErrorMode(pdo_dbh_t *dbh) : dbh_(dbh), saved_(dbh->error_mode) {
+        dbh_->error_mode = PDO_ERRMODE_EXCEPTION;
+    }
+    ~ExceptionErrorMode() { dbh_->error_mode = saved_; }
+    ExceptionErrorMode(const ExceptionErrorMode &) = delete;
+    ExceptionErrorMode &operator=(const ExceptionErrorMode &) = delete;
+
+  private:
+    pdo_dbh_t *dbh_;
+    enum pdo_error_mode saved_;
+};
+
+}  // namespace
+
 Result PdoSession::execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
                            bool want_rows) {
+    if (bailed_out_) throw PhpBailout();
+    const pid_t pid = nativelock::process::current_pid();
+    Result result;
+    std::exception_ptr failure;
+    {
+        ExceptionErrorMode errors(php_pdo_dbh_fetch_inner(pdo_));
+        try {
+            result = run_statement(sql, params, prepared, want_rows);
+        } catch (const PhpBailout &) {
+            bailed_out_ = true;
+            throw;
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    }
+    if (nativelock::process::current_pid() != pid) {
+        // A signal handler forked inside the call: this is the child, on its parent's socket.
+        detach_inherited_pdo(pdo_);
+        throw nativelock::Error(
+            "a signal handler forked during a MySQL statement: the child does not go on with "
+            "its parent's session");
+    }
+    if (failure) std::rethrow_exception(failure);
+    return result;
+}
+
+Result PdoSession::run_statement(const std::string &sql, const std::vector<Param> &params,
+                                 bool prepared, bool want_rows) {
     zval stmt;
     ZVAL_UNDEF(&stmt);
     zval *cached = prepared ? zend_hash_str_find(&statements_, sql.data(), sql.size()) : nullptr;
