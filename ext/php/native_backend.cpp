@@ -267,13 +267,12 @@ ZEND_METHOD(Nativelock_MysqlBackend, __construct) {
             RETURN_THROWS();
         }
     }
-    // Spliced into statements (quoted): letters, digits, '_' and '$' only (a '?' would read as a
-    // placeholder, a backtick would end the quoting).
+    // Spliced into statements, quoted: a backtick would end the quoting, and a '?' would read as
+    // a placeholder to PDO's parser and to the request-end path.
     if (table && (ZSTR_LEN(table) == 0 || ZSTR_LEN(table) > 64 ||
-                  strspn(ZSTR_VAL(table),
-                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                         "0123456789_$") != ZSTR_LEN(table))) {
-        zend_argument_value_error(4, "must be a table name of 1 to 64 letters, digits, _ or $");
+                  strcspn(ZSTR_VAL(table), "`?") != ZSTR_LEN(table) ||
+                  memchr(ZSTR_VAL(table), '\0', ZSTR_LEN(table)))) {
+        zend_argument_value_error(4, "must be a table name of 1 to 64 characters without ` or ?");
         RETURN_THROWS();
     }
     BackendConfig &config = config_of(Z_OBJ_P(ZEND_THIS));

@@ -735,18 +735,19 @@ long long draw_fence_or_give_back(LockState &state, long long drawn) {
                 throw;
             }
         case BackendKind::Mysql: {
+            const std::shared_ptr<PooledSession> pooled = state.mysql;
             std::exception_ptr failure;
             try {
-                return mysql_protocol(*state.mysql, state).draw_fence(state.key);
+                return mysql_protocol(*pooled, state).draw_fence(state.key);
             } catch (...) {
                 failure = std::current_exception();
             }
             // Given back outside the catch: through a PDO this runs PHP.
             try {
-                mysql_protocol(*state.mysql, state).unlock(state.key);
+                mysql_protocol(*pooled, state).unlock(state.key);
             } catch (...) {
             }
-            state.mysql->forget(state.key, state.mysql_serial);
+            pooled->forget(state.key, state.mysql_serial);
             state.mysql.reset();
             std::rethrow_exception(failure);
         }
@@ -759,6 +760,9 @@ long long draw_fence_or_give_back(LockState &state, long long drawn) {
 
 Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                          std::optional<double> timeout, bool shared, PendingError &error) noexcept {
+    // Until the lock is marked held (the fencing token drawn, the renewal started): statements
+    // through a PDO run signal handlers, which must not acquire or release this lock meanwhile.
+    InProgress busy(object);
     try {
         // Whatever TTL this acquisition sets (MySQL's row `created`) is set after this.
         const auto started = nativelock::renew::Instant::now();
@@ -772,7 +776,6 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
             Deadline deadline = timeout ? Deadline::after(*timeout) : Deadline::never();
             std::unique_ptr<Wait> wait = make_wait(*state, ttl, shared);
             const pid_t waiter = process::current_pid();
-            state->waiting = true;
             for (;;) {
                 Attempt attempt = wait->wait(deadline);
                 if (attempt != Attempt::Interrupted) {
@@ -783,23 +786,19 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                 if (sharedlock::has_deferred_throwable()) {
                     // A handler that ran inside a PDO call threw: the caller throws it.
                     wait->give_up();
-                    state->waiting = false;
                     return Outcome::Thrown;
                 }
                 AfterInterrupt after = run_pending_interrupts();
                 state = &state_of(object);  // a handler may have used the object
                 if (process::current_pid() != waiter) {
                     // A handler forked: the child does not go on with the parent's wait.
-                    state->waiting = false;
                     if (after == AfterInterrupt::KeepWaiting) return Outcome::NotAcquired;
                     return after == AfterInterrupt::Exception ? Outcome::Thrown : Outcome::Bailout;
                 }
                 if (after == AfterInterrupt::KeepWaiting) continue;
                 wait->give_up();
-                state->waiting = false;
                 return after == AfterInterrupt::Exception ? Outcome::Thrown : Outcome::Bailout;
             }
-            state->waiting = false;
         }
         if (!got) return Outcome::NotAcquired;
         // Its TTL counts from about now (the lease's margin covers the reply's way back).
@@ -850,7 +849,6 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         return Outcome::Acquired;
     } catch (...) {
         capture_current_exception(error);
-        state_of(object).waiting = false;
         return Outcome::Error;
     }
 }
@@ -883,8 +881,10 @@ bool mysql_force_release(const BackendConfig &config, const std::string &key) {
     }
     const bool freed = mysql::Protocol(pooled->session(), mysql::QuoteStyle::Default, config.table)
                            .force_release(key);
-    // The Lock that held it here has lost it: its release() must not touch a later holder's.
-    pooled->held.erase(key);
+    // On a PDO the Lock that held it has lost it: its release() must not touch a later holder's.
+    // (A session of our own keeps the entry until that Lock lets go: no other Lock is given the
+    // name on it, and the renewal that Lock may run there finds its row gone.)
+    if (pooled->is_pdo()) pooled->held.erase(key);
     return freed;
 }
 
@@ -976,8 +976,9 @@ ZEND_METHOD(Nativelock_Lock, acquire) {
         RETURN_THROWS();
     }
     if (state->waiting) {
-        zend_throw_exception(lock_exception_ce,
-                             "Nativelock\\Lock::acquire(): a wait of this lock is in progress", 0);
+        zend_throw_exception(
+            lock_exception_ce,
+            "Nativelock\\Lock::acquire(): a wait or another call of this lock is in progress", 0);
         RETURN_THROWS();
     }
     if (state->held && !held_here(*state)) {
@@ -998,9 +999,12 @@ ZEND_METHOD(Nativelock_Lock, acquire) {
             InProgress busy(object);
             still_held = refresh_held(*state, ttl, wants_renewal(*state));
         }
-        if (rethrow_deferred()) RETURN_THROWS();
+        if (!still_held) mark_not_held(*state);
+        if (rethrow_deferred()) {
+            if (!state->held) untrack(object);
+            RETURN_THROWS();
+        }
         if (still_held) RETURN_TRUE;
-        mark_not_held(*state);
     }
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::acquire()")
     if (!state->held) untrack(object);
@@ -1013,6 +1017,7 @@ ZEND_METHOD(Nativelock_Lock, acquire) {
         state = &state_of(object);
         bool bailed = false;
         try {
+            InProgress busy(object);
             release_on_backend(*state);
         } catch (const nativelock::php::BailoutPending &) {
             bailed = true;
@@ -1084,8 +1089,9 @@ ZEND_METHOD(Nativelock_Lock, release) {
         RETURN_FALSE;
     }
     if (state->waiting) {
-        zend_throw_exception(lock_exception_ce,
-                             "Nativelock\\Lock::release(): a wait of this lock is in progress", 0);
+        zend_throw_exception(
+            lock_exception_ce,
+            "Nativelock\\Lock::release(): a wait or another call of this lock is in progress", 0);
         RETURN_THROWS();
     }
     bool released = false;
@@ -1142,7 +1148,10 @@ ZEND_METHOD(Nativelock_Lock, isAcquired) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    RETURN_BOOL(held_here(*state) && !renewal_lost(*state));
+    // A forceRelease() of this process through the PDO the lock lives on took it away.
+    const bool forced = state->mysql && state->mysql->is_pdo() &&
+                        !state->mysql->owned_by(state->key, state->mysql_serial);
+    RETURN_BOOL(held_here(*state) && !renewal_lost(*state) && !forced);
 }
 
 ZEND_METHOD(Nativelock_Lock, setAutoRenew) {

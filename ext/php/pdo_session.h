@@ -59,11 +59,11 @@ void stash_exception(zend_object *exception);
 zend_object *take_previous();
 void drop_previous();
 
-// Statements through the PDO's PHP methods; keeps a reference to the PDO. While a statement
-// runs, the PDO reports errors as exceptions whatever its ERRMODE (no warnings from the lock
-// protocol's expected failures reach the application). A signal handler that forks inside a
-// call leaves the child with its parent's session: the child's copy is cut off from the socket
-// and the statement fails there.
+// Statements through the PDO's PHP methods; keeps a reference to the PDO. A PDO in
+// ERRMODE_WARNING throws instead while a statement runs (no warnings from the lock protocol's
+// expected failures reach the application; code a signal handler runs meanwhile sees
+// ERRMODE_EXCEPTION). A signal handler that forks inside a call leaves the child with its
+// parent's session: the child's copy is cut off from the socket and the statement fails there.
 class PdoSession : public nativelock::mysql::Session {
   public:
     explicit PdoSession(zend_object *pdo);
@@ -78,11 +78,12 @@ class PdoSession : public nativelock::mysql::Session {
                                             const std::vector<nativelock::mysql::Param> &params,
                                             bool prepared, bool want_rows);
 
+    // call_method(), then: a fork inside the call (by a signal handler) cuts the child off.
+    void call(zend_object *object, const char *method, zval *retval, uint32_t argc, zval *argv);
+
     zend_object *pdo_;
     HashTable statements_;
-    // A PHP fatal error happened in one of its calls: no PHP is called any more (the cleanup
-    // that unwinds from it, giving a lock back, must not run user code after a fatal error).
-    bool bailed_out_ = false;
+    pid_t statement_pid_ = 0;  // the process the running statement began in
 };
 
 // Statements through the PDO's own driver (quoter, doer), for request end: no PHP method call

@@ -211,15 +211,19 @@ PdoSession::~PdoSession() {
 
 namespace {
 
-// The PDO reports errors as exceptions while nativelock's statement runs, then as it did.
-class ExceptionErrorMode {
+// A PDO in ERRMODE_WARNING reports errors as exceptions while nativelock's statement runs (the
+// protocol's expected failures, a duplicate row while contended, must not show as warnings,
+// which frameworks turn into exceptions), then warns again. Other modes are left alone.
+class NoWarnings {
   public:
-    explicit ExceptionErrorMode(pdo_dbh_t *dbh) : dbh_(dbh), saved_(dbh->error_mode) {
-        dbh_->error_mode = PDO_ERRMODE_EXCEPTION;
+    explicit NoWarnings(pdo_dbh_t *dbh) : dbh_(dbh), saved_(dbh->error_mode) {
+        if (saved_ == PDO_ERRMODE_WARNING) dbh_->error_mode = PDO_ERRMODE_EXCEPTION;
     }
-    ~ExceptionErrorMode() { dbh_->error_mode = saved_; }
-    ExceptionErrorMode(const ExceptionErrorMode &) = delete;
-    ExceptionErrorMode &operator=(const ExceptionErrorMode &) = delete;
+    ~NoWarnings() {
+        if (saved_ == PDO_ERRMODE_WARNING) dbh_->error_mode = saved_;
+    }
+    NoWarnings(const NoWarnings &) = delete;
+    NoWarnings &operator=(const NoWarnings &) = delete;
 
   private:
     pdo_dbh_t *dbh_;
@@ -230,30 +234,28 @@ class ExceptionErrorMode {
 
 Result PdoSession::execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
                            bool want_rows) {
-    if (bailed_out_) throw PhpBailout();
-    const pid_t pid = nativelock::process::current_pid();
-    Result result;
+    statement_pid_ = nativelock::process::current_pid();
+    NoWarnings errors(php_pdo_dbh_fetch_inner(pdo_));
+    return run_statement(sql, params, prepared, want_rows);
+}
+
+void PdoSession::call(zend_object *object, const char *method, zval *retval, uint32_t argc,
+                      zval *argv) {
     std::exception_ptr failure;
-    {
-        ExceptionErrorMode errors(php_pdo_dbh_fetch_inner(pdo_));
-        try {
-            result = run_statement(sql, params, prepared, want_rows);
-        } catch (const PhpBailout &) {
-            bailed_out_ = true;
-            throw;
-        } catch (...) {
-            failure = std::current_exception();
-        }
+    try {
+        call_method(object, method, retval, argc, argv);
+    } catch (...) {
+        failure = std::current_exception();
     }
-    if (nativelock::process::current_pid() != pid) {
+    if (nativelock::process::current_pid() != statement_pid_) {
         // A signal handler forked inside the call: this is the child, on its parent's socket.
+        // Cut off before anything else is sent (the statement's close included).
         detach_inherited_pdo(pdo_);
         throw nativelock::Error(
             "a signal handler forked during a MySQL statement: the child does not go on with "
             "its parent's session");
     }
     if (failure) std::rethrow_exception(failure);
-    return result;
 }
 
 Result PdoSession::run_statement(const std::string &sql, const std::vector<Param> &params,
@@ -270,7 +272,7 @@ Result PdoSession::run_statement(const std::string &sql, const std::vector<Param
         // then the error goes on.
         std::exception_ptr failure;
         try {
-            call_method(pdo_, "prepare", &stmt, 1, &arg);
+            call(pdo_, "prepare", &stmt, 1, &arg);
         } catch (...) {
             failure = std::current_exception();
         }
@@ -304,7 +306,7 @@ Result PdoSession::run_statement(const std::string &sql, const std::vector<Param
     }
     std::exception_ptr failure;
     try {
-        call_method(st, "execute", &ret, 1, &args);
+        call(st, "execute", &ret, 1, &args);
         zval_ptr_dtor(&args);
         ZVAL_UNDEF(&args);
         bool ok = zend_is_true(&ret);
@@ -316,11 +318,11 @@ Result PdoSession::run_statement(const std::string &sql, const std::vector<Param
         bool returns_rows = sql.compare(0, 6, "SELECT") == 0 || sql.compare(0, 6, "REPAIR") == 0;
         zend_long columns = 0;
         if (returns_rows) {
-            call_method(st, "columnCount", &ret, 0, nullptr);
+            call(st, "columnCount", &ret, 0, nullptr);
             columns = zval_get_long(&ret);
             zval_ptr_dtor(&ret);
         } else {
-            call_method(st, "rowCount", &ret, 0, nullptr);
+            call(st, "rowCount", &ret, 0, nullptr);
             result.affected = static_cast<std::uint64_t>(zval_get_long(&ret));
             zval_ptr_dtor(&ret);
         }
@@ -329,7 +331,7 @@ Result PdoSession::run_statement(const std::string &sql, const std::vector<Param
                 for (zend_long i = 0; i < columns; ++i) {
                     zval index, meta;
                     ZVAL_LONG(&index, i);
-                    call_method(st, "getColumnMeta", &meta, 1, &index);
+                    call(st, "getColumnMeta", &meta, 1, &index);
                     std::string name;
                     if (Z_TYPE(meta) == IS_ARRAY) {
                         zval *n = zend_hash_str_find(Z_ARRVAL(meta), "name", 4);
@@ -342,7 +344,7 @@ Result PdoSession::run_statement(const std::string &sql, const std::vector<Param
             }
             zval mode;
             ZVAL_LONG(&mode, kFetchNum);
-            call_method(st, "fetchAll", &ret, 1, &mode);
+            call(st, "fetchAll", &ret, 1, &mode);
             if (Z_TYPE(ret) == IS_ARRAY) {
                 zval *row;
                 ZEND_HASH_FOREACH_VAL(Z_ARRVAL(ret), row) {

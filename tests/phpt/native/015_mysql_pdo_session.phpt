@@ -72,5 +72,5 @@ bool(true)
 name free: 1
 ValueError: Nativelock\MysqlBackend::__construct(): Argument #2 ($username) must be null when a PDO is given (it is connected already)
 ValueError: Nativelock\MysqlBackend::__construct(): Argument #3 ($password) must be null when a PDO is given (it is connected already)
-ValueError: Nativelock\MysqlBackend::__construct(): Argument #4 ($table) must be a table name of 1 to 64 letters, digits, _ or $
+ValueError: Nativelock\MysqlBackend::__construct(): Argument #4 ($table) must be a table name of 1 to 64 characters without ` or ?
 TypeError: Nativelock\MysqlBackend::__construct(): Argument #1 ($dsn) must be of type PDO|string, stdClass given
