@@ -32,7 +32,9 @@ $subjects = [
     'symfony redis: bridge RedisStore' => '$r = new Redis(); $r->connect($redisHost, $redisPort); $f = new Symfony\Component\Lock\LockFactory(new Nativelock\Bridge\Symfony\RedisStore($r));',
     'symfony file: stock FlockStore' => '$f = new Symfony\Component\Lock\LockFactory(new Symfony\Component\Lock\Store\FlockStore($lockDir));',
     'symfony file: bridge FilelockStore' => '$f = new Symfony\Component\Lock\LockFactory(new Nativelock\Bridge\Symfony\FilelockStore($lockDir));',
+    'symfony mysql: stock PdoStore' => '$p = new PDO($mysqlDsn, $mysqlUser, $mysqlPass, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]); $st = new Symfony\Component\Lock\Store\PdoStore($p, [\'db_table\' => \'nativelock_bench_lock_keys\']); try { $st->createTable(); } catch (PDOException $e) {} $f = new Symfony\Component\Lock\LockFactory($st);',
     'symfony mysql: bridge MysqlStore' => '$f = new Symfony\Component\Lock\LockFactory(new Nativelock\Bridge\Symfony\MysqlStore($mysqlDsn, $mysqlUser, $mysqlPass));',
+    'symfony mysql: bridge MysqlStore on a PDO' => '$f = new Symfony\Component\Lock\LockFactory(new Nativelock\Bridge\Symfony\MysqlStore(new PDO($mysqlDsn, $mysqlUser, $mysqlPass, [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION])));',
     'laravel redis: stock PhpRedisLock' => '$r = new Redis(); $r->connect($redisHost, $redisPort); $c = new Illuminate\Redis\Connections\PhpRedisConnection($r); $mk = fn () => new Illuminate\Cache\PhpRedisLock($c, "laravel:".$name, 30);',
     'laravel redis: bridge NativeLock' => '$s = new Nativelock\Bridge\Laravel\NativeLockStore(new Nativelock\RedisBackend($redisDsn), null, "laravel:"); $mk = fn () => $s->lock($name, 30);',
 ];
