@@ -249,8 +249,13 @@ void PdoSession::call(zend_object *object, const char *method, zval *retval, uin
     }
     if (nativelock::process::current_pid() != statement_pid_) {
         // A signal handler forked inside the call: this is the child, on its parent's socket.
-        // Cut off before anything else is sent (the statement's close included).
+        // Cut off before anything else is sent (the statement's close included), then the
+        // call's result (a statement) is let go.
         detach_inherited_pdo(pdo_);
+        if (!failure) {
+            zval_ptr_dtor(retval);
+            ZVAL_UNDEF(retval);
+        }
         throw nativelock::Error(
             "a signal handler forked during a MySQL statement: the child does not go on with "
             "its parent's session");
