@@ -14,6 +14,7 @@ extern "C" {
 }
 
 #include <cmath>
+#include <exception>
 #include <string>
 
 #include "common/process.hpp"
@@ -37,6 +38,19 @@ using namespace nativelock::php::sharedlock;
 namespace core = nativelock::mysql;
 
 namespace {
+
+// A lock taken but not to be kept goes back, then the failure goes on. Outside the catch
+// handler that caught it: on the PDO driver the release is a PHP call.
+[[noreturn]] void give_back_then_rethrow(core::Protocol &protocol, const std::string &name,
+                                         std::exception_ptr failure) {
+    try {
+        protocol.unlock(name);
+    } catch (const PhpBailout &) {
+        throw;
+    } catch (...) {
+    }
+    std::rethrow_exception(failure);
+}
 
 bool valid_number(zval *z, double &out) {
     if (Z_TYPE_P(z) == IS_LONG) {
@@ -230,22 +244,19 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                 if (NATIVELOCK_G(fencing)) {
                     // Drawn while GET_LOCK is held, on the session that holds it. A lock whose
                     // token cannot be drawn is given back: no acquisition without its token.
+                    std::exception_ptr failure;
                     try {
                         fence = protocol.draw_fence(lock_name);
                     } catch (const PhpBailout &) {
                         throw;
                     } catch (...) {
-                        try {
-                            protocol.unlock(lock_name);
-                        } catch (const PhpBailout &) {
-                            throw;
-                        } catch (...) {
-                        }
-                        throw;
+                        failure = std::current_exception();
                     }
+                    if (failure) give_back_then_rethrow(protocol, lock_name, failure);
                 }
                 track(lock_name, fence, ttl_whole);
                 if (NATIVELOCK_G(auto_renew)) {
+                    std::exception_ptr failure;
                     try {
                         // The row's `created` was written by this call, but possibly long
                         // before GET_LOCK was granted (a wait behind its holder). A quick
@@ -267,16 +278,15 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                                 "soon as it was granted");
                         }
                         start_renewal(*held_lock(lock_name), since);
+                    } catch (const PhpBailout &) {
+                        throw;
                     } catch (...) {
+                        failure = std::current_exception();
+                    }
+                    if (failure) {
                         // No renewer thread: the lock is given back, not held unrenewed.
                         untrack(lock_name);
-                        try {
-                            protocol.unlock(lock_name);
-                        } catch (const PhpBailout &) {
-                            throw;
-                        } catch (...) {
-                        }
-                        throw;
+                        give_back_then_rethrow(protocol, lock_name, failure);
                     }
                 }
                 // A handler threw after the lock was taken: the caller never gets the handle,

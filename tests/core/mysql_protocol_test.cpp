@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <mutex>
@@ -29,6 +30,8 @@ class ScriptedSession : public Session {
     std::function<Result(const std::string &, const std::vector<Param> &)> answer;
 
     Result execute(const std::string &s, const std::vector<Param> &params, bool, bool) override {
+        // On a PDO session a statement is a PHP call: never from inside a C++ catch handler.
+        EXPECT_FALSE(std::current_exception()) << "statement run inside a catch handler: " << s;
         sql.push_back(s);
         return answer(s, params);
     }
@@ -128,6 +131,51 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
     // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, RELEASE_LOCK; then the
     // row-first path's one attempt: INSERT (duplicate), RELEASE_LOCK, take-over.
     EXPECT_EQ(s.sql.size(), 6u);
+}
+
+// The code of the SqlError that lock("a") throws; 0 if it throws none.
+unsigned sql_error_of_lock(Protocol &p) {
+    try {
+        p.lock("a", nativelock::Deadline::after(5), 10);
+    } catch (const SqlError &e) {
+        return e.code();
+    }
+    return 0;
+}
+
+// The row-first path (a shared session, e.g. a PDO): a failure while taking GET_LOCK for a row
+// of ours deletes the row, outside the catch handler, and the failure is what the caller sees.
+TEST(MysqlProtocol, FailedGetLockOnOwnRowDeletesTheRowThenRethrows) {
+    ScriptedSession s;
+    s.exclusive_ = false;
+    s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
+        if (sql.rfind("INSERT", 0) == 0) return affected(1);
+        if (sql.rfind("UPDATE", 0) == 0) throw SqlError(1205, "HY000", "Lock wait timeout");
+        if (sql.rfind("DELETE", 0) == 0) throw SqlError(2006, "HY000", "gone away");
+        ADD_FAILURE() << "unexpected " << sql;
+        return Result();
+    };
+    Protocol p(s, QuoteStyle::Default);
+    EXPECT_EQ(sql_error_of_lock(p), 1205u);  // the first failure, not the clean-up's
+    ASSERT_EQ(s.sql.size(), 3u);
+    EXPECT_EQ(s.sql[2].rfind("DELETE FROM `shared_locks`", 0), 0u);
+}
+
+// The queued path: GET_LOCK granted, then claiming the row fails: GET_LOCK is given back,
+// outside the catch handler, and the claim's failure is what the caller sees.
+TEST(MysqlProtocol, FailedClaimAfterGrantGivesGetLockBackThenRethrows) {
+    ScriptedSession s;
+    s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
+        if (sql.rfind("INSERT", 0) == 0) throw SqlError(1062, "23000", "Duplicate entry");
+        if (sql.rfind("UPDATE", 0) == 0) throw SqlError(1205, "HY000", "Lock wait timeout");
+        if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
+        ADD_FAILURE() << "unexpected " << sql;
+        return Result();
+    };
+    Protocol p(s, QuoteStyle::Default);
+    EXPECT_EQ(sql_error_of_lock(p), 1205u);
+    ASSERT_EQ(s.sql.size(), 3u);
+    EXPECT_EQ(s.sql[2].rfind("SELECT RELEASE_LOCK", 0), 0u);
 }
 
 TEST(MysqlProtocol, LongNamesAreRejectedNotTruncated) {

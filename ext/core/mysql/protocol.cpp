@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
+#include <functional>
 #include <thread>
 
 #include "common/deadline.hpp"
@@ -247,11 +249,26 @@ void Protocol::settle_deferred_row() {
     // The row did not get written (a crashed table, a full disk, a lock wait timeout…): write
     // it again, repairing the table if needed. A lock whose row cannot be written is given up
     // with its session, rather than held unseen by the row-first clients (which would KILL it).
+    bool written = false;
     try {
         run(upsert_held_row_sql(), {}, false);
+        written = true;
     } catch (...) {
-        session_.drop();
     }
+    if (!written) session_.drop();
+}
+
+// What was taken is given back, then the failure goes on. Never from inside a catch handler:
+// on a PDO session a statement is a PHP call, and user code (a PDO subclass, a signal handler)
+// runs in it.
+[[noreturn]] static void give_back_then_rethrow(const std::function<void()> &give_back,
+                                                std::exception_ptr failure) {
+    try {
+        give_back();
+    } catch (...) {
+        // The first failure is the one to report; what is left lapses with the row's TTL.
+    }
+    std::rethrow_exception(failure);
 }
 
 // A session of our own waits in GET_LOCK itself: MariaDB grants a released user lock to its
@@ -306,16 +323,14 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     for (;;) {
         if (holding) {
             bool claimed = false;
+            std::exception_ptr failure;
             try {
                 claimed = claim_row_holding_get_lock(name, ttl, row_stands);
                 same_session();
             } catch (...) {
-                try {
-                    give_back();
-                } catch (...) {
-                }
-                throw;
+                failure = std::current_exception();
             }
+            if (failure) give_back_then_rethrow(give_back, failure);
             if (claimed) return Queued::Acquired;
             // What stands is our own row, one a client of the package's order is about to lock,
             // or one that only looks ours: connection ids restart with the server, and a row
@@ -435,6 +450,7 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         // change: the package's order.
         bool owned_row = false;
         if (session_.exclusive()) {
+            bool duplicate = false;
             try {
                 Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ +
                                    ", " + q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
@@ -445,27 +461,26 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
                 owned_row = true;  // GET_LOCK busy: the row is ours, take GET_LOCK below
             } catch (const SqlError &e) {
                 if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
-                // GET_LOCK was evaluated before the duplicate was found: give back what we took.
-                run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
+                duplicate = true;
             }
+            // GET_LOCK was evaluated before the duplicate was found: give back what we took.
+            if (duplicate) run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
         } else {
             owned_row = register_row(name, ttl);
         }
         bool took_over = false;
         if (!owned_row) owned_row = took_over = take_over_stale_row(name, ttl);
         if (owned_row) {
+            std::exception_ptr failure;
             try {
                 take_get_lock_owning_row(name, took_over);
+                return;
             } catch (const SessionLost &) {
-                throw;
+                throw;  // the row went with the session
             } catch (...) {
-                try {
-                    deregister(name);
-                } catch (...) {
-                }
-                throw;
+                failure = std::current_exception();
             }
-            return;
+            give_back_then_rethrow([&] { deregister(name); }, failure);
         }
 
         if (deadline.expired()) throw LockTimeout("timeout");
