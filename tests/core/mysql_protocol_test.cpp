@@ -178,6 +178,21 @@ TEST(MysqlProtocol, FailedClaimAfterGrantGivesGetLockBackThenRethrows) {
     EXPECT_EQ(s.sql[2].rfind("SELECT RELEASE_LOCK", 0), 0u);
 }
 
+// A shared session (PDO) must not change the application's LAST_INSERT_ID(): an UPDATE that
+// changed nothing is followed by a look at the row.
+TEST(MysqlProtocol, ExtendOnASharedSessionLeavesLastInsertIdAlone) {
+    ScriptedSession s;
+    s.exclusive_ = false;
+    s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
+        EXPECT_EQ(sql.find("LAST_INSERT_ID"), std::string::npos);
+        if (sql.rfind("UPDATE", 0) == 0) return affected(0);
+        return value("1");
+    };
+    Protocol p(s, QuoteStyle::Default);
+    EXPECT_TRUE(p.extend("a", 10));
+    EXPECT_EQ(s.sql.size(), 2u);
+}
+
 TEST(MysqlProtocol, LongNamesAreRejectedNotTruncated) {
     ScriptedSession s;
     s.answer = [](const std::string &, const std::vector<Param> &) { return granted(); };
@@ -289,6 +304,30 @@ TEST_F(MysqlServer, UncontendedCycleIsTwoRoundTripsAfterPrepare) {
     p.lock(n, nativelock::Deadline::after(0), 10);
     ASSERT_TRUE(p.unlock(n));
     EXPECT_EQ(a.round_trips() - before, 2u);
+}
+
+// A refresh to the TTL the lock already has, in the second it was taken, changes no row: the
+// session of our own still learns from the same reply that it holds the lock.
+TEST_F(MysqlServer, ExtendThatChangesNothingIsOneRoundTrip) {
+    NativeSession a(server()), b(server());
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    std::string n = name("ext");
+    pa.lock(n, Deadline::after(0), 10);
+    EXPECT_TRUE(pa.extend(n, 10));  // prepares the statement
+    for (int i = 0; i < 3; ++i) {
+        auto before = a.round_trips();
+        EXPECT_TRUE(pa.extend(n, 10));
+        EXPECT_EQ(a.round_trips() - before, 1u);
+    }
+    // Not held by the session that asks: false, still in one round trip.
+    EXPECT_FALSE(pb.extend(n, 10));  // connects, prepares
+    auto before = b.round_trips();
+    EXPECT_FALSE(pb.extend(n, 10));
+    EXPECT_EQ(b.round_trips() - before, 1u);
+    ASSERT_TRUE(pa.unlock(n));
+    before = a.round_trips();
+    EXPECT_FALSE(pa.extend(n, 10));
+    EXPECT_EQ(a.round_trips() - before, 1u);
 }
 
 TEST_F(MysqlServer, SecondSessionTimesOutThenGetsTheLockAfterRelease) {

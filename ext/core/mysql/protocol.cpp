@@ -601,12 +601,19 @@ bool Protocol::has_remaining_ttl(const std::string &name, long long min_ttl) {
 }
 
 bool Protocol::extend(const std::string &name, long long ttl) {
-    Result r = run("UPDATE " + q_table_ + " SET " + q_created_ + " = unix_timestamp(), " + q_ttl_ +
-                       " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                       " = connection_id() AND IFNULL(IS_USED_LOCK(?), 0) = connection_id()",
-                   {Param::integer(ttl), Param::str(name), Param::str(name)});
+    // Zero rows changed also when created and ttl already had these values (the same second,
+    // e.g. a refresh right after the acquisition). A session of our own learns that the row
+    // matched from LAST_INSERT_ID(expr) in the SET, evaluated only for a matched row, in the
+    // same OK packet; a shared session (PDO) must leave LAST_INSERT_ID() alone and asks again.
+    const bool reports_match = session_.exclusive();
+    Result r = run(
+        "UPDATE " + q_table_ + " SET " + q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?" +
+            (reports_match ? ", " + q_conn_ + " = LAST_INSERT_ID(" + q_conn_ + ")" : "") +
+            " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+            " = connection_id() AND IFNULL(IS_USED_LOCK(?), 0) = connection_id()",
+        {Param::integer(ttl), Param::str(name), Param::str(name)});
     if (r.affected == 1) return true;
-    // Zero rows changed also when created and ttl already had these values (same second).
+    if (reports_match) return r.insert_id != 0;
     return has_remaining_ttl(name, -1);
 }
 
