@@ -94,6 +94,15 @@ struct ThreadWaiter {
     }
 };
 
+// The next reply or message on a connection that was sent to without waiting.
+Reply next_reply(Connection &c) {
+    for (int i = 0; i < 20; ++i) {
+        if (Reply r = c.buffered_reply()) return r;
+        if (c.read_some(100) == ReadResult::Timeout) continue;
+    }
+    return Reply();
+}
+
 long long queue_length(Connection &c, const std::string &key) {
     return reply_integer(c.command({"ZCARD", queue_key(key)}).get());
 }
@@ -123,6 +132,135 @@ TEST_F(RedisLockTest, ReleaseHandsTheKeyToTheOldestWaiterAndNewcomersDoNotBarge)
     EXPECT_LT(first.got, second.got);
     EXPECT_GE(first.stats.notifications, 1);
     EXPECT_EQ(queue_length(*conn_, key_), 0);
+}
+
+// A waiter whose subscriber is open is handed the key for its whole TTL, and told so in the
+// wake message: it holds the lock without a claim round trip. Its lease counts from before.
+// The waiter under test queues behind another, so it polls only every kQueuedPollMs: what it
+// finds is the grant, not a poll of its own. With a grant read too late, it claims instead.
+TEST_F(RedisLockTest, LiveWaiterIsGrantedTheWholeTtlWithoutAClaim) {
+    for (const bool in_time : {true, false}) {
+        conn_->command({"DEL", key_, queue_key(key_), alive_key(key_)});
+        ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+        ThreadWaiter first(key_, "first", 10);  // releases as soon as it has the lock
+        wait_for_queue(*conn_, key_, 1);
+        AcquireWait wait(server(), key_, "waiter", 20);
+        wait.set_direct_grant_within(std::chrono::milliseconds(in_time ? 5000 : 0));
+        WaitOutcome outcome = WaitOutcome::TimedOut;
+        const auto before = renew::Instant::now();
+        std::thread waiter([&] {
+            Connection c(server());
+            outcome = wait.wait(c, Deadline::after(10), nullptr);
+        });
+        wait_for_queue(*conn_, key_, 2);
+        EXPECT_TRUE(release(*conn_, key_, "holder"));
+        first.thread.join();
+        waiter.join();
+        EXPECT_EQ(outcome, WaitOutcome::Acquired);
+        EXPECT_EQ(wait.granted_since().has_value(), in_time);  // only a direct grant sets it
+        if (in_time) EXPECT_GE(wait.granted_since()->steady, before.steady);
+        EXPECT_TRUE(is_held(*conn_, key_, "waiter"));
+        EXPECT_GT(reply_integer(conn_->command({"PTTL", key_}).get()), 19000);
+        EXPECT_EQ(queue_length(*conn_, key_), 0);
+    }
+}
+
+// The others get a claim window and the plain wake message, as before: a waiter of an older
+// build (its channel does not take direct grants), and one whose subscriber is gone (dead).
+TEST_F(RedisLockTest, OlderBuildsAndDeadWaitersGetAClaimWindow) {
+    Connection listener(server());
+    listener.send({"SUBSCRIBE", "nativelock:wake:older-build"});
+    Reply ack = next_reply(listener);
+    ASSERT_EQ(reply_elements(ack.get()), 3u);
+    for (const std::string channel : {"nativelock:wake:older-build", "nativelock:wake:g1:nobody"}) {
+        conn_->command({"DEL", key_, queue_key(key_), alive_key(key_)});
+        ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+        const std::string member = "20|" + channel + "|other";
+        conn_->command({"ZADD", queue_key(key_), "1", member});
+        conn_->command({"ZADD", alive_key(key_), "99999999999999", member});
+        EXPECT_TRUE(release(*conn_, key_, "holder"));
+        EXPECT_TRUE(is_held(*conn_, key_, "other")) << channel;
+        EXPECT_LE(reply_integer(conn_->command({"PTTL", key_}).get()), kClaimWindowMs) << channel;
+    }
+    Reply message = next_reply(listener);
+    ASSERT_EQ(reply_elements(message.get()), 3u);
+    EXPECT_EQ(reply_string(reply_element(message.get(), 2)), "other");
+}
+
+// A grant names the place it was made to: one for another place (an earlier wait of the same
+// value on this channel, read late) or a forged one is not taken for the lock.
+TEST_F(RedisLockTest, GrantToAnotherPlaceIsNotTaken) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    AcquireWait wait(server(), key_, "waiter", 20);
+    WaitOutcome outcome = WaitOutcome::Acquired;
+    std::thread waiter([&] {
+        Connection c(server());
+        outcome = wait.wait(c, Deadline::after(1.0), nullptr);
+    });
+    wait_for_queue(*conn_, key_, 1);
+    Reply channels = conn_->command({"PUBSUB", "CHANNELS", "nativelock:wake:g1:*"});
+    ASSERT_GE(reply_elements(channels.get()), 1u);
+    for (std::size_t i = 0; i < reply_elements(channels.get()); ++i) {
+        const std::string channel(reply_string(reply_element(channels.get(), i)));
+        for (const char *message : {"granted|1|waiter", "granted|x|waiter", "granted|waiter"})
+            conn_->command({"PUBLISH", channel, message});
+    }
+    waiter.join();
+    EXPECT_EQ(outcome, WaitOutcome::TimedOut);
+    EXPECT_FALSE(wait.granted_since().has_value());
+    EXPECT_TRUE(is_held(*conn_, key_, "holder"));
+}
+
+// A wait that ends with an error may leave its place behind until the lease runs out: its
+// subscriber is closed, so a release that comes to that place grants only a claim window, never
+// the whole TTL to a process that no longer waits.
+TEST_F(RedisLockTest, WaitEndedByAnErrorClosesItsSubscriber) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection wc(server());
+    const long long id = reply_integer(wc.command({"CLIENT", "ID"}).get());
+    AcquireWait wait(server(), key_, "waiter", 20);
+    int asked = 0;
+    ASSERT_EQ(wait.wait(wc, Deadline::after(10), [&] { return ++asked >= 3; }),
+              WaitOutcome::Interrupted);
+    Reply members = conn_->command({"ZRANGE", queue_key(key_), "0", "-1"});
+    ASSERT_EQ(reply_elements(members.get()), 1u);
+    const std::string member(reply_string(reply_element(members.get(), 0)));
+    const std::string channel = member.substr(3, member.rfind('|') - 3);  // "20|<channel>|waiter"
+    auto subscribers = [&] {
+        Reply r = conn_->command({"PUBSUB", "NUMSUB", channel});
+        return reply_integer(reply_element(r.get(), 1));
+    };
+    ASSERT_EQ(subscribers(), 1);
+    conn_->command({"CLIENT", "KILL", "ID", std::to_string(id)});
+    EXPECT_THROW(wait.wait(wc, Deadline::after(10), nullptr), ConnectionError);
+    for (int i = 0; i < 100 && subscribers() != 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(subscribers(), 0);
+    EXPECT_EQ(queue_length(*conn_, key_), 1);  // the place stands until its lease runs out
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    EXPECT_LE(reply_integer(conn_->command({"PTTL", key_}).get()), kClaimWindowMs);
+}
+
+// A place that is gone when its waiter comes back (handed a key that lapsed, or pruned) comes
+// back just behind where it was, under a new ticket.
+TEST_F(RedisLockTest, PlaceThatIsGoneComesBackUnderANewTicket) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection wc(server());
+    AcquireWait wait(server(), key_, "waiter", 20);
+    int asked = 0;
+    auto interrupted = [&] { return ++asked % 3 == 0; };  // after it queued
+    ASSERT_EQ(wait.wait(wc, Deadline::after(10), interrupted), WaitOutcome::Interrupted);
+    Reply members = conn_->command({"ZRANGE", queue_key(key_), "0", "-1", "WITHSCORES"});
+    ASSERT_EQ(reply_elements(members.get()), 2u);
+    const std::string member(reply_string(reply_element(members.get(), 0)));
+    const double ticket =
+        std::strtod(std::string(reply_string(reply_element(members.get(), 1))).c_str(), nullptr);
+    conn_->command({"ZREM", queue_key(key_), member});  // as a hand-over does
+    ASSERT_EQ(wait.wait(wc, Deadline::after(10), interrupted), WaitOutcome::Interrupted);
+    Reply score = conn_->command({"ZSCORE", queue_key(key_), member});
+    ASSERT_FALSE(reply_is_nil(score.get()));
+    EXPECT_EQ(std::strtod(std::string(reply_string(score.get())).c_str(), nullptr), ticket + 0.5);
+    wait.leave_queue(wc);
 }
 
 // Five waiters queued one after the other get the lock in that order.
