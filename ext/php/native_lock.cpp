@@ -467,8 +467,6 @@ class Wait {
     // The fencing token drawn with the acquisition by the backend's own acquire (Redis plain),
     // else 0 (the caller draws it).
     virtual long long token() const { return 0; }
-    // Set when the lock was handed over for its whole TTL before this instant (Redis plain).
-    virtual std::optional<nativelock::renew::Instant> granted_since() const { return {}; }
 };
 
 class RedisPlainWait : public Wait {
@@ -492,9 +490,6 @@ class RedisPlainWait : public Wait {
         }
     }
     long long token() const override { return wait_.token(); }
-    std::optional<nativelock::renew::Instant> granted_since() const override {
-        return wait_.granted_since();
-    }
 
   private:
     std::shared_ptr<const redis::ConnectionParams> params_;
@@ -775,7 +770,6 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         state->fencing = NATIVELOCK_G(fencing);
         bool got = false;
         long long token = 0;
-        std::optional<nativelock::renew::Instant> granted_since;
         if (timeout && *timeout == 0) {
             got = try_once(*state, ttl, shared, token);
         } else {
@@ -787,7 +781,6 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                 if (attempt != Attempt::Interrupted) {
                     got = attempt == Attempt::Acquired;
                     token = wait->token();
-                    granted_since = wait->granted_since();
                     break;
                 }
                 if (sharedlock::has_deferred_throwable()) {
@@ -808,9 +801,8 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
             }
         }
         if (!got) return Outcome::NotAcquired;
-        // Its TTL counts from about now (the lease's margin covers the reply's way back), or
-        // from before a direct grant.
-        const auto acquired_at = granted_since.value_or(nativelock::renew::Instant::now());
+        // Its TTL counts from about now (the lease's margin covers the reply's way back).
+        const auto acquired_at = nativelock::renew::Instant::now();
         if (state->fencing) token = draw_fence_or_give_back(*state, token);
         state->fence = token;
         if (state->config.kind == BackendKind::RedisPlain ||

@@ -78,7 +78,6 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         const bool fencing = NATIVELOCK_G(fencing);
         long long fence = 0;
         bool got;
-        std::optional<nativelock::renew::Instant> granted_since;
         if (budget > 0) {
             auto deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
             // The command connection is not closed as idle while the wait lasts, however long:
@@ -106,7 +105,6 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
                 if (outcome != redis::WaitOutcome::Interrupted) {
                     got = outcome == redis::WaitOutcome::Acquired;
                     fence = wait.token();
-                    granted_since = wait.granted_since();
                     break;
                 }
                 AfterInterrupt after = run_pending_interrupts();
@@ -136,9 +134,8 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
             }
         }
         if (!got) return LockOutcome::NotAcquired;
-        // Its TTL counts from about now (the lease's margin covers the reply's way back), or
-        // from before a direct grant.
-        const auto acquired_at = granted_since.value_or(nativelock::renew::Instant::now());
+        // Its TTL counts from about now (the lease's margin covers the reply's way back).
+        const auto acquired_at = nativelock::renew::Instant::now();
         state = &state_of(object);
         state->connection_in_use = redislock_globals().pool.pin(*params);
         state->held = true;

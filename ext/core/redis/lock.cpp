@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <thread>
 #include <string>
 #include <vector>
@@ -18,11 +17,6 @@ namespace nativelock::redis {
 // The queue scripts share two pieces: prune() drops waiters whose lease ran out (server time;
 // TIME before writes needs effects replication on servers older than 5),
 // and handoff() gives the key to a waiter: its member is "<ttl>|<wake channel>|<value>".
-// A waiter whose channel says it takes direct grants (kGrantingChannelPrefix) and whose
-// subscriber is open (PUBLISH reached it: its process lives) gets the key for its whole TTL and
-// the message "granted|<ticket>|<value>": it holds the lock without a round trip. Any other
-// waiter (a dead one, one polling alone, an older build's) gets it for a claim window and the
-// message "<value>", and claims it with its own script.
 #define NL_QUEUE_LUA                                                                            \
     "local function prune() "                                                                   \
     "if redis.replicate_commands then redis.replicate_commands() end "                          \
@@ -34,12 +28,8 @@ namespace nativelock::redis {
     "return t, now end "                                                                        \
     "local function handoff(head, claim) "                                                      \
     "local ttl, channel, value = string.match(head, \"^(%d+)|([^|]*)|(.*)$\") "                 \
-    "local ticket = redis.call(\"zscore\",KEYS[2],head) "                                       \
     "redis.call(\"zrem\",KEYS[2],head) redis.call(\"zrem\",KEYS[3],head) "                      \
     "if not value then return false end "                                                       \
-    "if ticket and string.sub(channel,1,19) == \"nativelock:wake:g1:\" and "                    \
-    "redis.call(\"publish\",channel,\"granted|\" .. ticket .. \"|\" .. value) > 0 then "        \
-    "redis.call(\"set\",KEYS[1],value,\"ex\",ttl) return true end "                             \
     "redis.call(\"set\",KEYS[1],value,\"px\",math.min(tonumber(claim),tonumber(ttl)*1000)) "    \
     "redis.call(\"publish\",channel,value) "                                                    \
     "return true end "
@@ -56,15 +46,13 @@ const Script kReleaseScript = {NL_QUEUE_LUA
                                "end "
                                "redis.call(\"del\",KEYS[1]) "
                                "return 1",
-                               "766aedb0d43761a788c7b5de62e669d9a7dd5559"};
+                               "909b1ce223433dc09e8a2ca9df4109d0114d1f45"};
 
 // KEYS=key,queue,alive,fence ARGV=value,ttl s,member,lease ms,ticket ("" at first),claim ms,
 // fencing ("1"/"0"). → {1} (fencing: {1, token}) acquired (the key was free and nobody queued
 // ahead, or it was handed to us: claimed with our TTL); → {0, pttl, ticket, place}: queued (placed
 // or renewed; place 0 is the head). A free key with a live queue ahead of us is handed to the
-// queue's head. A place that is gone (handed a key that lapsed before we took it up, or pruned)
-// comes back just behind where it was, under a new ticket: a direct grant to the old place,
-// read late, is then not taken for one to this place.
+// queue's head.
 const Script kQueuedAcquireScript = {
     NL_QUEUE_LUA
     "local t, now = prune() "
@@ -89,15 +77,13 @@ const Script kQueuedAcquireScript = {
     "local ticket = ARGV[5] "
     "if ticket == \"\" then "
     "ticket = string.format(\"%.0f\", tonumber(t[1]) * 1000000 + tonumber(t[2])) "
-    "elseif not redis.call(\"zscore\",KEYS[2],ARGV[3]) then "
-    "ticket = string.format(\"%.1f\", tonumber(ticket) + 0.5) "
     "end "
     "redis.call(\"zadd\",KEYS[2],ticket,ARGV[3]) "
     "redis.call(\"zadd\",KEYS[3],now + tonumber(ARGV[4]),ARGV[3]) "
     "redis.call(\"pexpire\",KEYS[2],4 * tonumber(ARGV[4])) "
     "redis.call(\"pexpire\",KEYS[3],4 * tonumber(ARGV[4])) "
     "return {0, redis.call(\"pttl\",KEYS[1]), ticket, redis.call(\"zrank\",KEYS[2],ARGV[3])}",
-    "1948661415f7058e0704946a70312ee4379b2b83"};
+    "cdb7cdfe215acac2730b7bad7717c72b834417f5"};
 
 // KEYS=key,queue,alive,fence ARGV=value,member,ttl s,mode,claim ms,fencing: leaves the queue. A
 // key handed to us meanwhile is kept ("keep": claimed with our TTL, → 1, fencing: → its token) or
@@ -120,7 +106,7 @@ const Script kLeaveQueueScript = {
     "end "
     "redis.call(\"del\",KEYS[1]) "
     "return 2",
-    "078493dfff1cb5d686549a1deb021a20781a65b8"};
+    "bfed06780f060640faa96e97130114bf558326ce"};
 
 #undef NL_QUEUE_LUA
 
@@ -318,7 +304,7 @@ Subscriber *SubscriberPool::get(const ConnectionParams &params,
     if (!sub) {
         auto fresh = std::make_unique<Subscriber>();
         fresh->conn = std::make_unique<Connection>(params);
-        fresh->channel = std::string(kGrantingChannelPrefix) + random::hex_token(12);
+        fresh->channel = "nativelock:wake:" + random::hex_token(12);
         sub = &subscribers_.add(key, std::move(fresh), now);
         sub->conn->send({"SUBSCRIBE", sub->channel});
         sub->subscribe_until = Deadline::after(std::max(0.001, params.read_timeout));
@@ -379,27 +365,8 @@ int WakeChannel::interval_ms(bool head, long long wake_in_ms, const Deadline &de
     return wait_ms;
 }
 
-namespace {
-// "granted|<ticket>|<value>" for `value`: the ticket, else nullopt.
-std::optional<std::string_view> grant_ticket(std::string_view message, std::string_view value) {
-    constexpr std::string_view kGranted = "granted|";
-    if (message.substr(0, kGranted.size()) != kGranted) return std::nullopt;
-    message.remove_prefix(kGranted.size());
-    const auto bar = message.find('|');
-    if (bar == std::string_view::npos || message.substr(bar + 1) != value) return std::nullopt;
-    return message.substr(0, bar);
-}
-}  // namespace
-
-void WakeChannel::abandon() {
-    subscribers_->drop(params_);
-    failed_ = true;
-}
-
 WakeWait WakeChannel::sleep(Subscriber *sub, std::string_view value, int wait_ms,
-                            const std::function<bool()> &interrupted, WaitStats &stats,
-                            std::string *granted_ticket) {
-    if (granted_ticket) granted_ticket->clear();
+                            const std::function<bool()> &interrupted, WaitStats &stats) {
     WakeWait result = WakeWait::Elapsed;
     if (!sub) {
         // Polling alone: wait on the command connection's socket, which stays silent.
@@ -412,17 +379,9 @@ WakeWait WakeChannel::sleep(Subscriber *sub, std::string_view value, int wait_ms
                 if (m) {
                     // Only a wake for our own value counts; others are stale, or a nested
                     // wait's (that one polls).
-                    if (is_message(m.get()) && reply_elements(m.get()) >= 3) {
-                        const std::string_view message = reply_string(reply_element(m.get(), 2));
-                        if (message == value) {
-                            result = WakeWait::Woken;
-                        } else if (granted_ticket) {
-                            if (auto ticket = grant_ticket(message, value)) {
-                                granted_ticket->assign(ticket->data(), ticket->size());
-                                result = WakeWait::Woken;
-                            }
-                        }
-                    }
+                    if (is_message(m.get()) && reply_elements(m.get()) >= 3 &&
+                        reply_string(reply_element(m.get(), 2)) == value)
+                        result = WakeWait::Woken;
                     continue;
                 }
                 int left = until.remaining_ms(wait_ms);
@@ -479,17 +438,6 @@ void AcquireWait::leave_queue(Connection &conn) {
 
 WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
                               const std::function<bool()> &interrupted, WaitStats *stats) {
-    try {
-        return wait_queued(conn, deadline, interrupted, stats);
-    } catch (...) {
-        // Our place may stand until its lease runs out: nobody may hand it the whole TTL.
-        if (queued_) wake_.abandon();
-        throw;
-    }
-}
-
-WaitOutcome AcquireWait::wait_queued(Connection &conn, const Deadline &deadline,
-                                     const std::function<bool()> &interrupted, WaitStats *stats) {
     WaitStats local;
     WaitStats &st = stats ? *stats : local;
     if (!first_attempt_done_) {
@@ -519,7 +467,6 @@ WaitOutcome AcquireWait::wait_queued(Connection &conn, const Deadline &deadline,
         member_ = std::move(member);
 
         ++st.attempts;
-        const renew::Instant sent = renew::Instant::now();
         Reply r = run_script(conn, kQueuedAcquireScript, {key_, queue_, alive_, fence_},
                              {value_, ttl_, member_, lease, ticket_, claim, fencing_ ? "1" : "0"});
         if (reply_elements(r.get()) >= 1 && reply_integer(reply_element(r.get(), 0)) == 1) {
@@ -533,7 +480,6 @@ WaitOutcome AcquireWait::wait_queued(Connection &conn, const Deadline &deadline,
             return WaitOutcome::Acquired;
         }
         queued_ = true;
-        queued_at_ = sent;
         long long pttl =
             reply_elements(r.get()) >= 2 ? reply_integer(reply_element(r.get(), 1)) : -1;
         if (reply_elements(r.get()) >= 3)
@@ -549,27 +495,9 @@ WaitOutcome AcquireWait::wait_queued(Connection &conn, const Deadline &deadline,
                           reply_integer(reply_element(r.get(), 3)) == 0;
         int wait_ms = wake_.interval_ms(head, pttl, deadline);
         if (pttl == -2) wait_ms = 0;  // gone meanwhile: try again at once
-        std::string granted_ticket;
-        if (wake_.sleep(sub, value_, wait_ms, interrupted, st, &granted_ticket) ==
-            WakeWait::Interrupted)
+        if (wake_.sleep(sub, value_, wait_ms, interrupted, st) == WakeWait::Interrupted)
             return WaitOutcome::Interrupted;
-        if (!granted_ticket.empty() && takes_direct_grant(granted_ticket)) {
-            // Handed over for our whole TTL, our place removed in the same script.
-            queued_ = false;
-            granted_since_ = queued_at_;
-            return WaitOutcome::Acquired;
-        }
-        // Otherwise (a claim window, a grant to an earlier place of ours, a fencing wait that
-        // needs its token drawn, a grant read late) the next attempt claims what is ours.
     }
-}
-
-// A grant to this place (not to an earlier wait with the same value on this channel), without
-// fencing (the token is drawn by the claim), read soon after we last found us queued.
-bool AcquireWait::takes_direct_grant(const std::string &ticket) const {
-    if (fencing_ || ticket_.empty()) return false;
-    if (std::strtod(ticket.c_str(), nullptr) != std::strtod(ticket_.c_str(), nullptr)) return false;
-    return renew::Instant::now().steady - queued_at_.steady <= grant_within_;
 }
 
 WaitOutcome acquire_waiting(Connection &conn, const ConnectionParams &params, std::string_view key,

@@ -5,17 +5,14 @@
 //   - a waiter that finds the key taken enters a FIFO queue beside it (a sorted set
 //     queue_key(key), ordered by arrival on the server's clock) and keeps a lease on its place
 //     (alive_key(key)); a waiter whose lease ran out (it died) is dropped by the next script;
-//   - a release with a live queue does not free the key: it hands it to the queue's head and
-//     PUBLISHes on the head's wake channel, so exactly one waiter wakes and nobody barges past
-//     the queue. A head whose subscriber is open gets the key for its TTL and holds it on
-//     reading the message (a direct grant); any other (dead, polling alone, an older build)
-//     gets it for a claim window (SET key <value> PX <claim window>) and claims it (its own
-//     TTL) on its next script call. A head that died costs one claim window.
+//   - a release with a live queue does not free the key: it hands it to the queue's head
+//     (SET key <head's value> PX <claim window>) and PUBLISHes on the head's wake channel,
+//     so exactly one waiter wakes and nobody barges past the queue; the head claims the key
+//     (its own TTL) on its next script call. A head that died costs one claim window.
 //   Clients of the original protocol cannot be queued: they take a free key with SET NX and
 //   free it with DEL, which the queue's head notices on its next poll (at most 100 ms).
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -26,7 +23,6 @@
 
 #include "common/deadline.hpp"
 #include "common/idle_pool.hpp"
-#include "common/renewer.hpp"
 #include "redis/connection.hpp"
 #include "redis/params.hpp"
 
@@ -44,13 +40,6 @@ std::string fence_key(std::string_view key);
 // How long a handed-over key waits for its new holder to claim it, and how long a waiter's
 // place in the queue lasts without a renewal (every poll renews it).
 constexpr long long kClaimWindowMs = 500;
-// The wake channels of waiters that take a direct grant (the key for their whole TTL, said in
-// the wake message, no claim round trip); written out in the queue scripts' handoff().
-constexpr std::string_view kGrantingChannelPrefix = "nativelock:wake:g1:";
-// A direct grant is taken only this soon after the waiter last heard it was still queued: the
-// TTL ran from the grant, which came after that, so the lease counts from then and is short by
-// no more than this. Later (a signal handler ran meanwhile), the waiter claims the key anew.
-constexpr int kDirectGrantWithinMs = 50;
 constexpr long long kWaiterLeaseMs = 2000;
 // How often a waiter behind the head renews its place (the head polls 5 → 100 ms).
 constexpr int kQueuedPollMs = 500;
@@ -180,15 +169,8 @@ class WakeChannel {
     // Sleeps up to wait_ms or until a message on `sub` names `value` (others are stale, or a
     // nested wait's, and skipped); without a subscriber it just sleeps. A subscriber that fails
     // is dropped from the pool. Counts wakes in `stats`.
-    // A direct grant ("granted|<ticket>|<value>") also wakes; its ticket goes to
-    // `granted_ticket` (left empty by a plain wake). Without `granted_ticket` it is skipped.
     WakeWait sleep(Subscriber *sub, std::string_view value, int wait_ms,
-                   const std::function<bool()> &interrupted, WaitStats &stats,
-                   std::string *granted_ticket = nullptr);
-    // The wait ends with an error while its place may still stand: the subscriber is closed,
-    // so a release that comes to that place sees nobody listening and grants only a claim
-    // window (never the whole TTL to a process no longer waiting).
-    void abandon();
+                   const std::function<bool()> &interrupted, WaitStats &stats);
 
   private:
     ConnectionParams params_;
@@ -220,11 +202,6 @@ class AcquireWait {
 
     // The fencing token of the acquisition (0 without fencing or before it acquired).
     long long token() const { return token_; }
-    // Set when the key came by a direct grant: its TTL ran from the grant, which came after
-    // this instant (the last attempt that found us queued). The lease counts from here.
-    const std::optional<renew::Instant> &granted_since() const { return granted_since_; }
-    // Tests: how soon a direct grant must be read (kDirectGrantWithinMs).
-    void set_direct_grant_within(std::chrono::milliseconds within) { grant_within_ = within; }
 
     // `conn` is the command connection; it may differ between calls (fetch it again from the
     // pool after running user code).
@@ -236,9 +213,6 @@ class AcquireWait {
     void leave_queue(Connection &conn);
 
   private:
-    WaitOutcome wait_queued(Connection &conn, const Deadline &deadline,
-                            const std::function<bool()> &interrupted, WaitStats *stats);
-    bool takes_direct_grant(const std::string &ticket) const;
     // Leaves the queue; true if the key was handed to us meanwhile (then it is claimed).
     bool leave_queue_keeping(Connection &conn);
 
@@ -255,9 +229,6 @@ class AcquireWait {
     std::string member_;  // "<ttl>|<wake channel>|<value>": what a release needs to hand over
     std::string ticket_;  // our place: arrival time on the server's clock, kept across polls
     bool queued_ = false;
-    renew::Instant queued_at_;  // when the last attempt that left us queued was sent
-    std::optional<renew::Instant> granted_since_;
-    std::chrono::milliseconds grant_within_{kDirectGrantWithinMs};
     bool first_attempt_done_ = false;
 };
 
