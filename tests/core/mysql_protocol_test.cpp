@@ -161,6 +161,34 @@ TEST(MysqlProtocol, FailedGetLockOnOwnRowDeletesTheRowThenRethrows) {
     EXPECT_EQ(s.sql[2].rfind("DELETE FROM `shared_locks`", 0), 0u);
 }
 
+// Something other than a lock error (on a PDO session: a PHP fatal error inside its call) runs
+// no clean-up statement after it, and one in the clean-up goes on in place of the first error.
+TEST(MysqlProtocol, NoCleanUpStatementAfterAFailureOtherThanALockError) {
+    struct PhpFatal {};
+    ScriptedSession s;
+    s.exclusive_ = false;
+    s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
+        if (sql.rfind("INSERT", 0) == 0) return affected(1);
+        if (sql.rfind("UPDATE", 0) == 0) throw PhpFatal();
+        ADD_FAILURE() << "unexpected " << sql;
+        return Result();
+    };
+    Protocol p(s, QuoteStyle::Default);
+    EXPECT_THROW(p.lock("a", nativelock::Deadline::after(5), 10), PhpFatal);
+    EXPECT_EQ(s.sql.size(), 2u);
+
+    ScriptedSession t;
+    t.exclusive_ = false;
+    t.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
+        if (sql.rfind("INSERT", 0) == 0) return affected(1);
+        if (sql.rfind("UPDATE", 0) == 0) throw SqlError(1205, "HY000", "Lock wait timeout");
+        throw PhpFatal();  // the DELETE
+    };
+    Protocol q(t, QuoteStyle::Default);
+    EXPECT_THROW(q.lock("a", nativelock::Deadline::after(5), 10), PhpFatal);
+    EXPECT_EQ(t.sql.size(), 3u);
+}
+
 // The queued path: GET_LOCK granted, then claiming the row fails: GET_LOCK is given back,
 // outside the catch handler, and the claim's failure is what the caller sees.
 TEST(MysqlProtocol, FailedClaimAfterGrantGivesGetLockBackThenRethrows) {

@@ -258,15 +258,31 @@ void Protocol::settle_deferred_row() {
     if (!written) session_.drop();
 }
 
+static bool is_lock_error(std::exception_ptr failure) {
+    try {
+        std::rethrow_exception(failure);
+    } catch (const Error &) {
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
 // What was taken is given back, then the failure goes on. Never from inside a catch handler:
 // on a PDO session a statement is a PHP call, and user code (a PDO subclass, a signal handler)
-// runs in it.
+// runs in it. Only after an error of the lock's own (SQL, connection, protocol): after anything
+// else (a PHP fatal error inside a PDO call, out of memory) no statement is run, and such a
+// failure of the give-back goes on in place of the first one.
 [[noreturn]] static void give_back_then_rethrow(const std::function<void()> &give_back,
                                                 std::exception_ptr failure) {
-    try {
-        give_back();
-    } catch (...) {
-        // The first failure is the one to report; what is left lapses with the row's TTL.
+    if (is_lock_error(failure)) {
+        try {
+            give_back();
+        } catch (const Error &) {
+            // The first failure is the one to report; what is left lapses with the row's TTL.
+        } catch (...) {
+            failure = std::current_exception();
+        }
     }
     std::rethrow_exception(failure);
 }
