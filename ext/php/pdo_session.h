@@ -72,6 +72,9 @@ class PdoSession : public nativelock::mysql::Session {
                                       const std::vector<nativelock::mysql::Param> &params,
                                       bool prepared, bool want_rows) override;
     zend_object *pdo() const { return pdo_; }
+    // A statement is running: user code it runs (a PDO subclass, a signal handler) must not
+    // destroy this session under it.
+    bool running() const { return running_ > 0; }
 
   private:
     nativelock::mysql::Result run_statement(const std::string &sql,
@@ -84,6 +87,7 @@ class PdoSession : public nativelock::mysql::Session {
     zend_object *pdo_;
     HashTable statements_;
     pid_t statement_pid_ = 0;  // the process the running statement began in
+    int running_ = 0;          // statements running (nested: user code may lock meanwhile)
 };
 
 // Statements through the PDO's own driver (quoter, doer), for request end: no PHP method call

@@ -234,6 +234,11 @@ class NoWarnings {
 
 Result PdoSession::execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
                            bool want_rows) {
+    struct Running {
+        int &depth;
+        explicit Running(int &d) : depth(d) { ++depth; }
+        ~Running() { --depth; }
+    } running(running_);
     statement_pid_ = nativelock::process::current_pid();
     NoWarnings errors(php_pdo_dbh_fetch_inner(pdo_));
     return run_statement(sql, params, prepared, want_rows);

@@ -172,6 +172,10 @@ core::Session &session() {
 
 void release_before_switch() {
     RequestState &s = st();
+    if (s.pdo_session && s.pdo_session->running())
+        throw nativelock::Error(
+            "the connection cannot be switched by code that runs inside a SharedLock statement "
+            "on it (a PDO subclass, a signal handler)");
     if (!s.held.empty()) release_all_held();
     s.pdo_session.reset();
     if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_pid != nativelock::process::current_pid()) {
