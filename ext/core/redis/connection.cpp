@@ -97,6 +97,9 @@ Connection::Connection(const ConnectionParams &params)
     ctx_ = params.unix_path.empty() ? redisConnectNonBlock(params.host.c_str(), params.port)
                                     : redisConnectUnixNonBlock(params.unix_path.c_str());
     std::string why;
+    // The socket must not leak into exec()ed children: one that outlives us would keep the
+    // connection (and a waiter's subscription) open on the server.
+    if (ctx_ && ctx_->fd >= 0) ::fcntl(ctx_->fd, F_SETFD, ::fcntl(ctx_->fd, F_GETFD) | FD_CLOEXEC);
     if (!ctx_ || ctx_->err) {
         why = context_error(ctx_);
     } else if (!wait_for(ctx_->fd, POLLOUT, until)) {
