@@ -253,7 +253,12 @@ long long mysql_ttl_seconds(std::optional<double> ttl) {
 }
 
 mysql::Protocol mysql_protocol(PooledSession &pooled, const LockState &state) {
-    return mysql::Protocol(pooled.session(), mysql::QuoteStyle::Default, state.config.table);
+    mysql::Protocol protocol(pooled.session(), mysql::QuoteStyle::Default, state.config.table);
+    // The bridge's MySQL locks meet plain GET_LOCK users (php-lock's MySQLMutex), which hold
+    // the name without a row: they are waited for, not KILLed (SharedLock keeps the package's
+    // rule).
+    protocol.set_kill_rowless_holders(false);
+    return protocol;
 }
 
 // Whether the session that took the lock is still the one on the server (a lost session lost

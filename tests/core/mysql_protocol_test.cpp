@@ -3,6 +3,7 @@
 // fails in CI).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <deque>
@@ -539,12 +540,12 @@ TEST_F(MysqlServer, ReleaseHandsOffToTheOldestWaiterAndNewcomersDoNotBarge) {
     EXPECT_EQ(barged, 0) << "a newcomer took the lock past a waiting queue";
 }
 
-// A waiter granted GET_LOCK sends its row without waiting for the reply; if its INSERT finds a
-// row standing (the holder's session died and left it), the next statement takes it over.
-TEST_F(MysqlServer, DeferredRowOfAHandOffTakesOverARowLeftByADeadHolder) {
+// A waiter granted GET_LOCK writes its row before lock() returns; if a row stands (the holder's
+// session died and left it), it is taken over.
+TEST_F(MysqlServer, HandOffTakesOverARowLeftByADeadHolder) {
     auto a = std::make_unique<NativeSession>(server());
     NativeSession b(server()), probe(server());
-    std::string n = name("deferred");
+    std::string n = name("handoff-dead");
     Protocol(*a, QuoteStyle::Default).lock(n, Deadline::after(0), 600);
     std::thread killer([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -608,6 +609,158 @@ TEST_F(MysqlServer, TimeoutZeroTakesOverAHolderPastItsTtl) {
     pa.lock(n, Deadline::after(0), 1);
     std::this_thread::sleep_for(std::chrono::milliseconds(2200));
     EXPECT_NO_THROW(pb.lock(n, Deadline::after(0), 10));
+    EXPECT_TRUE(pb.unlock(n));
+}
+
+// The table's unique key conflates spellings that GET_LOCK keeps apart (latin1_swedish_ci: case,
+// trailing spaces): a row is judged by the GET_LOCK of its own spelling, so another spelling never
+// takes over a live holder's row. Both spellings are one lock, as for the package.
+TEST_F(MysqlServer, AnotherSpellingDoesNotTakeOverALiveHoldersRow) {
+    ConnectParams utf8 = server();
+    utf8.charset = "utf8mb4";  // as SharedLock's and the native API's sessions
+    for (const char *variant : {"upper", "trailing space", "non-ascii upper"}) {
+        NativeSession a(utf8), b(utf8);
+        Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+        std::string held = name("spell-\xc3\xa9"), other = held;  // é (U+00E9), in latin1 too
+        if (std::string(variant) == "upper") {
+            for (char &c : other)
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        } else if (std::string(variant) == "trailing space") {
+            other += " ";
+        } else {
+            other.replace(other.find("\xc3\xa9"), 2, "\xc3\x89");  // É (U+00C9)
+        }
+        pa.lock(held, Deadline::after(0), 600);
+        EXPECT_THROW(pb.lock(other, Deadline::after(0.5), 600), LockTimeout) << variant;
+        EXPECT_TRUE(pa.has_remaining_ttl(held, 500)) << variant << ": the holder keeps its row";
+        EXPECT_TRUE(pa.unlock(held)) << variant;
+        EXPECT_NO_THROW(pb.lock(other, Deadline::after(5), 600)) << variant;
+        EXPECT_TRUE(pb.unlock(other)) << variant;
+    }
+}
+
+// A holder of another spelling whose session died is still taken over at once (its own
+// GET_LOCK is free), not waited out until its TTL.
+TEST_F(MysqlServer, AnotherSpellingTakesOverADeadHoldersRow) {
+    auto a = std::make_unique<NativeSession>(server());
+    NativeSession b(server());
+    std::string n = name("spell-dead");
+    std::string upper = n;
+    for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    Protocol(*a, QuoteStyle::Default).lock(n, Deadline::after(0), 600);
+    a.reset();
+    Protocol pb(b, QuoteStyle::Default);
+    auto t0 = std::chrono::steady_clock::now();
+    pb.lock(upper, Deadline::after(10), 30);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5);
+    EXPECT_TRUE(pb.has_remaining_ttl(upper, 20));
+    EXPECT_TRUE(pb.unlock(upper));
+}
+
+// A waiter granted GET_LOCK finds a live row of another spelling standing (written while the
+// holder of our spelling let go): it does not take it, and holds nothing until that row goes.
+TEST_F(MysqlServer, HandOffLeavesALiveRowOfAnotherSpelling) {
+    NativeSession a(server()), b(server()), v(server());
+    std::string n = name("spell-handoff");
+    std::string upper = n;
+    for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    pa.lock(n, Deadline::after(0), 600);
+    bool timed_out = false;
+    std::thread waiter([&] {
+        try {
+            pb.lock(n, Deadline::after(1.5), 600);
+        } catch (const LockTimeout &) {
+            timed_out = true;
+        }
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // b waits in GET_LOCK
+    // The row passes to a live holder of the other spelling; then a lets its GET_LOCK go.
+    v.execute("SELECT GET_LOCK(?, 0)", {Param::str(upper)}, true, false);
+    v.execute(
+        "UPDATE shared_locks SET name = ?, connection_id = connection_id(), created = "
+        "unix_timestamp(), ttl = 600, lock_acquired = 1 WHERE name = ?",
+        {Param::str(upper), Param::str(n)}, true, false);
+    a.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    waiter.join();
+    EXPECT_TRUE(timed_out) << "granted GET_LOCK, but the row is a live holder's";
+    Result row = v.execute("SELECT connection_id FROM shared_locks WHERE name = ?", {Param::str(n)},
+                           true, false);
+    ASSERT_TRUE(row.value.has_value());
+    EXPECT_EQ(*row.value, std::to_string(v.connection_id()));
+    EXPECT_EQ(b.execute("SELECT IS_USED_LOCK(?)", {Param::str(n)}, true, false).value, std::nullopt)
+        << "the waiter gave GET_LOCK back";
+    v.execute("DELETE FROM shared_locks WHERE name = ?", {Param::str(upper)}, true, false);
+}
+
+// A session holding GET_LOCK without a row (php-lock's MySQLMutex, an application's own
+// GET_LOCK): the package's rule KILLs it after a second; the native API's waits for it.
+TEST_F(MysqlServer, RowlessHolderIsWaitedForWhenKillsAreOff) {
+    NativeSession holder(server()), b(server());
+    std::string n = name("rowless");
+    holder.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+    const auto session = holder.generation();
+    std::thread release_later([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+        holder.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    });
+    Protocol pb(b, QuoteStyle::Default);
+    pb.set_kill_rowless_holders(false);
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_NO_THROW(pb.lock(n, Deadline::after(10), 30));
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    release_later.join();
+    EXPECT_GE(took, 2.0) << "acquired only once the holder let go";
+    holder.ensure_connected();
+    EXPECT_EQ(holder.generation(), session) << "the holder was not killed";
+    EXPECT_TRUE(pb.unlock(n));
+}
+
+TEST_F(MysqlServer, RowlessHolderIsKilledUnderThePackagesRule) {
+    NativeSession holder(server()), b(server());
+    std::string n = name("rowless-kill");
+    holder.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+    const auto session = holder.generation();
+    Protocol pb(b, QuoteStyle::Default);
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_NO_THROW(pb.lock(n, Deadline::after(10), 30));
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 8);
+    holder.ensure_connected();  // a killed session is replaced
+    EXPECT_NE(holder.generation(), session) << "the holder was killed";
+    EXPECT_TRUE(pb.unlock(n));
+}
+
+// The row-first path (a session shared with the application, as a PDO's) waits for a rowless
+// holder up to the caller's deadline when kills are off, and leaves no row behind.
+TEST_F(MysqlServer, RowFirstPathWaitsForARowlessHolderUntilTheDeadline) {
+    struct SharedView : Session {
+        NativeSession &s;
+        explicit SharedView(NativeSession &n) : s(n) {}
+        Result execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
+                       bool want_rows) override {
+            return s.execute(sql, params, prepared, want_rows);
+        }
+    };
+    NativeSession holder(server()), b(server()), probe(server());
+    std::string n = name("rowless-pdo");
+    holder.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+    const auto session = holder.generation();
+    SharedView view(b);
+    Protocol pb(view, QuoteStyle::Default);
+    pb.set_kill_rowless_holders(false);
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_THROW(pb.lock(n, Deadline::after(1.0), 30), LockTimeout);
+    EXPECT_GE(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.9);
+    holder.ensure_connected();
+    EXPECT_EQ(holder.generation(), session) << "the holder was not killed";
+    EXPECT_EQ(probe
+                  .execute("SELECT COUNT(*) FROM shared_locks WHERE name = ?", {Param::str(n)},
+                           true, false)
+                  .value,
+              std::optional<std::string>("0"));
+    holder.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    EXPECT_NO_THROW(pb.lock(n, Deadline::after(5), 30));
     EXPECT_TRUE(pb.unlock(n));
 }
 

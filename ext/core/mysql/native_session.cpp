@@ -98,44 +98,6 @@ void NativeSession::disconnect() noexcept {
     statements_.clear();
     mysql_close(conn_);
     conn_ = nullptr;
-    deferred_reply_unread_ = false;
-    deferred_error_.reset();  // it belonged to the session that is gone
-}
-
-void NativeSession::send_deferred(const std::string &sql) {
-    // Never on a new session: the statement belongs to the session that was just granted a lock
-    // (a silent reconnect here would claim a lock nobody holds).
-    if (!conn_ || pid_ != process::current_pid())
-        throw SessionLost(2006, "MySQL session gone before the lock's row was written");
-    read_deferred_reply();
-    if (!conn_) throw SessionLost(2006, "MySQL session gone before the lock's row was written");
-    ++round_trips_;
-    if (mysql_send_query(conn_, sql.data(), static_cast<unsigned long>(sql.size())) != 0)
-        fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
-    deferred_reply_unread_ = true;
-}
-
-void NativeSession::read_deferred_reply() noexcept {
-    if (!deferred_reply_unread_ || !conn_ || pid_ != process::current_pid()) return;
-    deferred_reply_unread_ = false;
-    if (mysql_read_query_result(conn_) != 0) {
-        unsigned code = mysql_errno(conn_);
-        if (is_connection_error(code)) {
-            disconnect();
-            return;
-        }
-        const char *state = mysql_sqlstate(conn_);
-        deferred_error_.emplace(code, state ? state : "HY000", mysql_error(conn_));
-        return;
-    }
-    if (MYSQL_RES *res = mysql_store_result(conn_)) mysql_free_result(res);
-}
-
-std::optional<SqlError> NativeSession::take_deferred_error() {
-    read_deferred_reply();
-    std::optional<SqlError> error;
-    error.swap(deferred_error_);
-    return error;
 }
 
 void NativeSession::fail(unsigned code, const char *sqlstate, const char *message) {
@@ -150,8 +112,6 @@ void NativeSession::fail(unsigned code, const char *sqlstate, const char *messag
 
 std::uint64_t NativeSession::ensure_connected() {
     if (conn_ && pid_ != process::current_pid()) disconnect();
-    // A deferred reply makes the socket readable: read it before judging the socket.
-    read_deferred_reply();
     if (conn_) {
         // A killed or restarted server leaves the socket readable (EOF or an error packet)
         // while we are idle: notice it without a round trip.

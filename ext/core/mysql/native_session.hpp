@@ -47,9 +47,6 @@ class NativeSession : public Session {
                    bool want_rows) override;
     double max_wait_seconds() const override;
     bool exclusive() const override { return true; }
-    bool defers_replies() const override { return true; }
-    void send_deferred(const std::string &sql) override;
-    std::optional<SqlError> take_deferred_error() override;
 
     // Connects if not connected; if connected, checks without a round trip that the server has
     // not closed the socket (KILL, restart) and reconnects if it did. Returns the generation.
@@ -69,9 +66,6 @@ class NativeSession : public Session {
   private:
     [[noreturn]] void fail(unsigned code, const char *sqlstate, const char *message);
     MYSQL_STMT *statement(const std::string &sql);
-    // Reads the deferred reply, if one is unread; a lost session is disconnected (its locks
-    // are gone, the next statement reconnects with a new generation).
-    void read_deferred_reply() noexcept;
 
     ConnectParams params_;
     MYSQL *conn_ = nullptr;
@@ -79,8 +73,6 @@ class NativeSession : public Session {
     std::uint64_t generation_ = 0;
     std::uint64_t round_trips_ = 0;
     std::map<std::string, MYSQL_STMT *> statements_;
-    bool deferred_reply_unread_ = false;
-    std::optional<SqlError> deferred_error_;
 };
 
 }  // namespace nativelock::mysql

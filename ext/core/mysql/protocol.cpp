@@ -34,6 +34,15 @@ void sleep_seconds(double s) {
 // Where take_over_stale_row() leaves the session that held the row before us.
 constexpr const char *kPreviousHolderVar = "nativelock_previous_holder";
 
+// A row's own name as GET_LOCK names it. The table's UNIQUE key conflates spellings
+// (case, trailing spaces: its collation) that GET_LOCK keeps apart, so whether a row's holder
+// still holds its lock is asked under the row's spelling, never ours; CAST(… AS CHAR) gives
+// the bytes of the connection's character set, in which GET_LOCK saw the name (a latin1 'é'
+// would otherwise name another lock than the utf8mb4 'é' it was taken under).
+std::string row_lock_name(const std::string &q_name) {
+    return "CAST(" + q_name + " AS CHAR)";
+}
+
 // The longest server-side wait between two looks at the caller's interrupted().
 constexpr double kInterruptSliceSeconds = 0.2;
 
@@ -83,7 +92,6 @@ std::string Protocol::quote(const std::string &identifier) const {
 // Like the package's sqlExecute(): a corrupted MyISAM table is repaired once, then retried.
 Result Protocol::run(const std::string &sql, const std::vector<Param> &params, bool prepared,
                      bool want_rows) {
-    if (session_.defers_replies()) settle_deferred_row();
     bool repaired = false;
     for (;;) {
         try {
@@ -129,13 +137,13 @@ void Protocol::deregister(const std::string &name) {
 // in one statement (the package deletes them and inserts anew: the same end state). The row's
 // previous session is kept in a session variable: the only session we may have to KILL.
 bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
-    Result r =
-        run("UPDATE " + q_table_ + " SET " + q_conn_ + " = IF((@" + kPreviousHolderVar +
-                " := " + q_conn_ + ") IS NULL, connection_id(), connection_id()), " + q_created_ +
-                " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = false WHERE " +
-                q_name_ + " = ? AND (" + q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" +
-                q_acquired_ + " AND IFNULL(IS_USED_LOCK(?),0) != " + q_conn_ + "))",
-            {Param::integer(ttl), Param::str(name), Param::str(name)});
+    Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = IF((@" + kPreviousHolderVar +
+                       " := " + q_conn_ + ") IS NULL, connection_id(), connection_id()), " +
+                       q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
+                       " = false WHERE " + q_name_ + " = ? AND (" + q_created_ + " + " + q_ttl_ +
+                       " < unix_timestamp() OR (" + q_acquired_ + " AND IFNULL(IS_USED_LOCK(" +
+                       row_lock_name(q_name_) + "),0) != " + q_conn_ + "))",
+                   {Param::integer(ttl), Param::str(name)});
     return r.affected == 1;
 }
 
@@ -144,7 +152,9 @@ bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
 // still holds it and is not our own: the session of the expired row we took over, or one that
 // holds GET_LOCK without any row of this name for a whole second (a holder past its TTL whose row
 // someone else removed).
-void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over) {
+void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
+                                        const Deadline &deadline,
+                                        const std::function<void()> &check_interrupt) {
     double pause = 0.001;
     int kills = 0;
     auto started = Deadline::Clock::now();
@@ -153,6 +163,15 @@ void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over)
     while (!take_get_lock(name)) {
         auto now = Deadline::Clock::now();
         double waited = std::chrono::duration<double>(now - started).count();
+        if (!took_over && !kill_rowless_holders_) {
+            // Nobody to end: the holder has no row (or a row of its own spelling). It may be no
+            // client of this table at all, so it keeps the lock until it lets go.
+            if (deadline.expired()) throw LockTimeout("timeout");
+            check_interrupt();
+            sleep_seconds(deadline.remaining_seconds(pause));
+            pause = std::min(pause * 2, 0.05);
+            continue;
+        }
         if (waited > 5.0)
             throw AcquireFailed(
                 "Could not acquire lock. Other session holds it and does not terminate.");
@@ -201,7 +220,8 @@ void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over)
 // GET_LOCK (it is ours now). A row not marked acquired belongs to a client between its INSERT
 // and its GET_LOCK (the package's order): it is left alone. `row_stands`: a duplicate was just
 // seen, so only the take-over is tried.
-bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands) {
+bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
+                                          bool granted_after_waiting) {
     if (!row_stands) {
         try {
             Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
@@ -213,49 +233,24 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
             if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
         }
     }
+    // Granted after waiting, GET_LOCK decides for a row of our very spelling, whatever it says:
+    // a dead session's, or one a client of the package's order inserted before its own
+    // GET_LOCK, which now waits for ours. A row of another spelling is another GET_LOCK's:
+    // taken only when stale by its own.
+    std::vector<Param> params{Param::integer(ttl), Param::str(name)};
+    std::string ours_by_spelling;
+    if (granted_after_waiting) {
+        ours_by_spelling = "BINARY " + row_lock_name(q_name_) + " = BINARY ? OR ";
+        params.push_back(Param::str(name));
+    }
     Result r =
         run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " + q_created_ +
                 " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = true WHERE " +
-                q_name_ + " = ? AND " + q_conn_ + " <> connection_id() AND (" + q_created_ + " + " +
-                q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ +
-                " AND IFNULL(IS_USED_LOCK(?), 0) != " + q_conn_ + "))",
-            {Param::integer(ttl), Param::str(name), Param::str(name)});
+                q_name_ + " = ? AND " + q_conn_ + " <> connection_id() AND (" + ours_by_spelling +
+                q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ +
+                " AND IFNULL(IS_USED_LOCK(" + row_lock_name(q_name_) + "), 0) != " + q_conn_ + "))",
+            params);
     return r.affected == 1;
-}
-
-// Where a waiter granted GET_LOCK leaves the row's name and TTL for its deferred INSERT (and for
-// the take-over, should that INSERT find a row standing).
-constexpr const char *kNameVar = "@nativelock_name";
-constexpr const char *kTtlVar = "@nativelock_ttl";
-
-// The row of a session granted GET_LOCK after waiting for it: GET_LOCK decides, so a row that
-// stands is taken whatever it says (a dead session's, one carrying our reused connection id, or
-// one a client of the package's order inserted before its own GET_LOCK, which now fails).
-std::string Protocol::upsert_held_row_sql() const {
-    return "INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " + q_ttl_ + ", " +
-           q_conn_ + ", " + q_acquired_ + ") VALUES (" + kNameVar + ", unix_timestamp(), " +
-           kTtlVar + ", connection_id(), true) ON DUPLICATE KEY UPDATE " + q_conn_ +
-           " = connection_id(), " + q_created_ + " = unix_timestamp(), " + q_ttl_ + " = " +
-           kTtlVar + ", " + q_acquired_ + " = true";
-}
-
-// The row of a waiter granted GET_LOCK was INSERTed without waiting for the reply (lock()
-// returned at once: the server runs the INSERT while the caller works). If a row stood, it is
-// taken over now when stale; otherwise (a client of the package's order) the lock is held by
-// GET_LOCK alone.
-void Protocol::settle_deferred_row() {
-    std::optional<SqlError> error = session_.take_deferred_error();
-    if (!error) return;
-    // The row did not get written (a crashed table, a full disk, a lock wait timeout…): write
-    // it again, repairing the table if needed. A lock whose row cannot be written is given up
-    // with its session, rather than held unseen by the row-first clients (which would KILL it).
-    bool written = false;
-    try {
-        run(upsert_held_row_sql(), {}, false);
-        written = true;
-    } catch (...) {
-    }
-    if (!written) session_.drop();
 }
 
 static bool is_lock_error(std::exception_ptr failure) {
@@ -303,7 +298,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     // ER_BAD_NULL_ERROR in every sql_mode (the column is NOT NULL), so no row is written;
     // LAST_INSERT_ID(expr) reports GET_LOCK's result besides. (INSERT … SELECT … WHERE
     // GET_LOCK() would say the same, at several times the cost on MyISAM.)
-    bool holding = false, row_stands = false;
+    bool holding = false, row_stands = false, granted_after_waiting = false;
     try {
         Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
                            q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
@@ -341,7 +336,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             bool claimed = false;
             std::exception_ptr failure;
             try {
-                claimed = claim_row_holding_get_lock(name, ttl, row_stands);
+                claimed = claim_row_holding_get_lock(name, ttl, row_stands, granted_after_waiting);
                 same_session();
             } catch (...) {
                 failure = std::current_exception();
@@ -371,23 +366,18 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         check_interrupt();
         double wait = deadline.remaining_seconds(
             std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
-        const bool defer = session_.defers_replies();
-        Result got = defer ? run(std::string("SELECT GET_LOCK(?, ?), ") + kNameVar + " := ?, " +
-                                     kTtlVar + " := ?",
-                                 {Param::str(name), Param::real(std::round(wait * 1000) / 1000),
-                                  Param::str(name), Param::integer(ttl)})
-                           : run("SELECT GET_LOCK(?, ?)",
-                                 {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+        Result got = run("SELECT GET_LOCK(?, ?)",
+                         {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
         if (!got.value) throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
         if (*got.value == "1") {
+            // The row is written before lock() returns. (Sending it without waiting for the
+            // reply saved a round trip of the hand-off, but a row of another spelling, which
+            // the table's unique key conflates with ours, may have been written meanwhile by a
+            // live holder of that spelling's GET_LOCK: only the reply says we did not get it.)
             granted_on = session_.generation();
-            if (defer) {
-                // Handed over: the row follows without a round trip on the hand-off's path.
-                session_.send_deferred(upsert_held_row_sql());
-                return Queued::Acquired;
-            }
             holding = true;
             row_stands = false;
+            granted_after_waiting = true;
             continue;
         }
         // Still taken after a slice: a holder past its TTL, or one with no row, is the
@@ -395,6 +385,11 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         Result row = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp() FROM " +
                              q_table_ + " WHERE " + q_name_ + " = ?",
                          {Param::str(name)});
+        if (!row.has_row && !kill_rowless_holders_) {
+            // A session that holds GET_LOCK without a row may be no client of this table at
+            // all (php-lock's MySQLMutex, an application's own GET_LOCK): wait for it.
+            continue;
+        }
         if (!row.has_row) {
             auto now = Deadline::Clock::now();
             if (!rowless) {
@@ -489,7 +484,7 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         if (owned_row) {
             std::exception_ptr failure;
             try {
-                take_get_lock_owning_row(name, took_over);
+                take_get_lock_owning_row(name, took_over, deadline, check_interrupt);
                 return;
             } catch (const SessionLost &) {
                 throw;  // the row went with the session

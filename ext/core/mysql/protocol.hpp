@@ -111,6 +111,13 @@ class Protocol {
 
     std::string quote(const std::string &identifier) const;
 
+    // Whether a session that holds GET_LOCK on the name while this one owns the row, and has
+    // no row of its own, is ended (KILL) after a second. The package's rule (SharedLock): "the
+    // entry in the lock table is representing the lock". Off (native API, bridge): such a
+    // session may be no client of the table at all (php-lock's MySQLMutex, an application's
+    // own GET_LOCK), and is waited for; a session a stale row names is still ended.
+    void set_kill_rowless_holders(bool kill) { kill_rowless_holders_ = kill; }
+
     // Statistics for tests: statements sent by this protocol object.
     unsigned statements() const { return statements_; }
 
@@ -122,13 +129,13 @@ class Protocol {
     void deregister(const std::string &name);
     bool take_over_stale_row(const std::string &name, long long ttl);
     bool delete_own_row(const std::string &name, bool only_if_acquired);
-    void take_get_lock_owning_row(const std::string &name, bool took_over);
+    void take_get_lock_owning_row(const std::string &name, bool took_over, const Deadline &deadline,
+                                  const std::function<void()> &check_interrupt);
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
                        const std::function<void()> &check_interrupt);
-    void settle_deferred_row();
-    std::string upsert_held_row_sql() const;
-    bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands);
+    bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
+                                    bool granted_after_waiting);
 
     Session &session_;
     QuoteStyle style_;
@@ -136,6 +143,7 @@ class Protocol {
     std::string fences_table_;
     std::string q_table_, q_name_, q_created_, q_ttl_, q_conn_, q_acquired_;
     unsigned statements_ = 0;
+    bool kill_rowless_holders_ = true;
 };
 
 }  // namespace nativelock::mysql

@@ -90,13 +90,6 @@ class Session {
     // LAST_INSERT_ID(expr) to learn GET_LOCK's result from an INSERT (one round trip).
     virtual bool exclusive() const { return false; }
 
-    // A statement whose reply is not waited for: sent now, its reply read before anything else
-    // happens on the session (a parameterless text statement). Sessions that cannot defer run
-    // it at once and throw its error here.
-    virtual bool defers_replies() const { return false; }
-    virtual void send_deferred(const std::string &sql) { execute(sql, {}, false, false); }
-    // Reads a deferred reply still unread; returns the error it carried, if any.
-    virtual std::optional<SqlError> take_deferred_error() { return std::nullopt; }
     // Increments whenever the server session is replaced (its locks are gone); 0 if unknown.
     virtual std::uint64_t generation() const { return 0; }
     // Ends the server session (its locks go with it); the next statement opens a new one.
