@@ -45,6 +45,18 @@ abstract class BridgeTestCase extends TestCase
         return $redis;
     }
 
+    /** Clients that prefix every key, EVAL's included: phpredis OPT_PREFIX, Predis "prefix". */
+    public function prefixedClients(): iterable
+    {
+        yield 'phpredis' => [function (): object {
+            $redis = self::phpredis();
+            $redis->setOption(\Redis::OPT_PREFIX, 'app:');
+
+            return $redis;
+        }];
+        yield 'predis' => [fn (): object => new \Predis\Client(['host' => self::redisHost(), 'port' => self::redisPort()], ['prefix' => 'app:'])];
+    }
+
     protected static function mysqlDsn(): string
     {
         return sprintf('mysql:host=%s;port=%d;dbname=%s', self::env('NATIVELOCK_MYSQL_HOST', '127.0.0.1'), (int) self::env('NATIVELOCK_MYSQL_PORT', '13306'), self::env('NATIVELOCK_MYSQL_DATABASE', 'nativelock_test'));

@@ -82,6 +82,136 @@ final class LaravelLockTest extends BridgeTestCase
         $this->assertTrue((new RedisLock($predis, self::PREFIX.$name, 0, $native->owner()))->release());
     }
 
+    public function clientDrivers(): iterable
+    {
+        yield 'phpredis' => ['phpredis'];
+        yield 'predis' => ['predis'];
+    }
+
+    /** Laravel's cache store "redis" on a connection with Laravel 8's default options.prefix. */
+    private function laravelRedisStore(string $driver, array $options = []): \Illuminate\Cache\RedisStore
+    {
+        $this->requireRedis();
+        $redis = new \Illuminate\Redis\RedisManager(null, $driver, [
+            'options' => ['prefix' => 'laravel_database_'],
+            'default' => ['host' => self::redisHost(), 'port' => self::redisPort(), 'database' => 0] + $options,
+        ]);
+
+        return new \Illuminate\Cache\RedisStore($redis, 'laravel_cache', 'default');
+    }
+
+    /** @dataProvider clientDrivers */
+    public function testClientKeyPrefixIsLaravels(string $driver): void
+    {
+        $laravel = $this->laravelRedisStore($driver);
+        $store = NativeLockStore::fromConfig(['backend' => 'redis', 'store' => 'redis'], $laravel);
+        $name = self::uniqueName('optprefix');
+        $stock = $laravel->lock($name, 10);
+        $this->assertTrue($stock->get());
+        $this->assertSame(['laravel_database_laravel_cache:'.$name], self::phpredis()->keys('*'.$name));
+        $native = $store->lock($name, 10);
+        $this->assertFalse($native->get(), 'the stock lock\'s key carries the client\'s prefix');
+        $this->assertTrue($store->restoreLock($name, $stock->owner())->release());
+        $this->assertTrue($native->get());
+        $this->assertSame($native->owner(), self::phpredis()->get('laravel_database_laravel_cache:'.$name));
+        $this->assertFalse($laravel->lock($name, 10)->get(), 'the stock lock sees the native one');
+        $this->assertTrue($laravel->restoreLock($name, $native->owner())->release());
+        // A store given the client itself ("connection") prefixes the same way.
+        $direct = NativeLockStore::fromConfig(['backend' => 'redis', 'connection' => $laravel->lockConnection()->client(), 'prefix' => 'laravel_cache:']);
+        $this->assertTrue($stock->get());
+        $this->assertFalse($direct->lock($name, 10)->get());
+        $this->assertTrue($stock->release());
+    }
+
+    public function testSerializingClientIsRefused(): void
+    {
+        $cases = ['serializer' => ['serializer' => \Redis::SERIALIZER_PHP]];
+        if (\defined('Redis::COMPRESSION_LZF')) {
+            $cases['compression'] = ['compression' => \Redis::COMPRESSION_LZF];
+        }
+        foreach ($cases as $what => $options) {
+            // Laravel's RedisLock would store the owner serialized (or compressed): not ours.
+            $laravel = $this->laravelRedisStore('phpredis', $options);
+            try {
+                NativeLockStore::fromConfig(['backend' => 'redis', 'store' => 'redis'], $laravel);
+                $this->fail("a client with a $what was accepted");
+            } catch (\InvalidArgumentException $e) {
+                $this->assertStringContainsString($what, $e->getMessage());
+            }
+        }
+    }
+
+    public function testExpiredLockCanBeTakenAgain(): void
+    {
+        $store = $this->redisStore();
+        $name = self::uniqueName('expired');
+        $lock = $store->lock($name, 1);
+        $this->assertTrue($lock->get());
+        usleep(1200000);
+        $this->assertSame(0, self::phpredis()->exists(self::PREFIX.$name), 'the TTL ended it');
+        $this->assertTrue($lock->get(), 'free again, as for Laravel\'s RedisLock');
+        $this->assertSame($lock->owner(), self::phpredis()->get(self::PREFIX.$name));
+        $this->assertFalse($lock->get(), 'held now: not re-entrant');
+        usleep(1200000);
+        $this->assertTrue($lock->block(1), 'block() takes an expired lock at once');
+        $this->assertTrue($lock->release());
+    }
+
+    public function testForceReleasedLockCanBeTakenAgain(): void
+    {
+        $store = $this->redisStore();
+        $name = self::uniqueName('forceget');
+        $lock = $store->lock($name, 60);
+        $this->assertTrue($lock->get());
+        $lock->forceRelease();
+        $this->assertTrue($lock->get());
+        // Also when another object forced it out.
+        $store->lock($name)->forceRelease();
+        $this->assertTrue($lock->block(1));
+        $this->assertTrue($lock->release());
+    }
+
+    public function testForkedChildAcquiresUnderANewOwner(): void
+    {
+        $store = $this->redisStore();
+        $name = self::uniqueName('forkowner');
+        $lock = $store->lock($name, 30);
+        $parentOwner = $lock->owner();
+        $pid = $this->fork(function () use ($lock, $parentOwner, $name) {
+            // Not released at the child's end (no callback): the lock stays for the parent to see.
+            return $lock->get() && $lock->owner() !== $parentOwner && self::phpredis()->get(self::PREFIX.$name) === $lock->owner();
+        });
+        $this->assertSame(0, $this->waitPid($pid));
+        $childOwner = self::phpredis()->get(self::PREFIX.$name);
+        $this->assertIsString($childOwner, 'the child took the lock');
+        $this->assertNotSame($parentOwner, $childOwner);
+        $this->assertFalse($lock->release(), 'the parent\'s copy cannot release the child\'s lock');
+        $this->assertSame($childOwner, self::phpredis()->get(self::PREFIX.$name));
+        $this->assertTrue($store->restoreLock($name, $childOwner)->release());
+    }
+
+    public function testMysqlLongNames(): void
+    {
+        $this->requireMysql();
+        $store = new NativeLockStore(new MysqlBackend(self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword()), null, self::PREFIX);
+        $id = self::uniqueName('');
+        foreach ([60, 100, 300] as $length) {
+            // A ShouldBeUnique key: "laravel_unique_job:" . the job class . its id.
+            $name = str_pad('laravel_unique_job:App\\Jobs\\'.$id, $length, 'X');
+            $lock = $store->lock($name, 10);
+            $this->assertTrue($lock->get(), "$length characters");
+            $this->assertFalse($store->lock($name, 10)->get(), "$length characters: the same lock");
+            $this->assertTrue($lock->release());
+        }
+        // Two long names that differ only at the end are two locks.
+        $a = $store->lock(str_repeat('a', 80).$id.'1', 10);
+        $b = $store->lock(str_repeat('a', 80).$id.'2', 10);
+        $this->assertTrue($a->get());
+        $this->assertTrue($b->get());
+        $this->assertTrue($a->release());
+        $this->assertTrue($b->release());
+    }
+
     public function testBlockWakesOnStockRelease(): void
     {
         $store = $this->redisStore();

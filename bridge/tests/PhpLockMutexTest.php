@@ -9,6 +9,7 @@ use malkusch\lock\exception\LockReleaseException;
 use malkusch\lock\exception\TimeoutException;
 use malkusch\lock\mutex\LockMutex;
 use malkusch\lock\mutex\PHPRedisMutex;
+use malkusch\lock\mutex\PredisMutex;
 use Nativelock\Bridge\PhpLock\FilelockMutex;
 use Nativelock\Bridge\PhpLock\MysqlMutex;
 use Nativelock\Bridge\PhpLock\RedisMutex;
@@ -115,6 +116,34 @@ final class PhpLockMutexTest extends BridgeTestCase
         $this->assertSame('released', $this->readLine($child));
     }
 
+    /**
+     * php-lock's own MySQLMutex holds the name with GET_LOCK alone (no row in the lock table):
+     * ours waits for it, and must not end its session (the SharedLock package's rule KILLs any
+     * session holding GET_LOCK without a row; a bridge user migrating from MySQLMutex would see
+     * its application connections killed).
+     */
+    public function testMysqlWaitsForTheStockMysqlMutexInsteadOfKillingIt(): void
+    {
+        $this->requireMysql();
+        $name = self::uniqueName('stock-mysql');
+        $child = $this->startChild(<<<'PHP'
+            $pdo = new PDO($argv[1], $argv[2], $argv[3], [PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION]);
+            (new malkusch\lock\mutex\MySQLMutex($pdo, $argv[4], 5))->synchronized(function () use ($pdo) {
+                echo "held\n";
+                for ($i = 0; $i < 25; $i++) { usleep(100000); $pdo->query('SELECT 1'); } // 2.5 s on its session
+            });
+            echo "released\n";
+            PHP, [self::mysqlDsn(), self::mysqlUser(), self::mysqlPassword(), $name]);
+        $this->assertSame('held', $this->readLine($child));
+        $start = microtime(true);
+        $entered = (new MysqlMutex(self::mysqlDsn(), $name, 10, self::mysqlUser(), self::mysqlPassword()))
+            ->synchronized(fn () => microtime(true) - $start);
+        $this->assertGreaterThan(1.5, $entered, 'entered while the stock mutex held the lock');
+        $this->assertSame('released', $this->readLine($child), 'the stock holder finished its work');
+        [$code, $stderr] = $this->waitChild($child);
+        $this->assertSame(0, $code, $stderr);
+    }
+
     /** @dataProvider kinds */
     public function testFatalErrorReleases(string $kind): void
     {
@@ -140,7 +169,8 @@ final class PhpLockMutexTest extends BridgeTestCase
             });
             $this->assertSame(0, $this->waitPid($pid));
             try {
-                $this->mutex($kind, $name, 0)->synchronized(fn () => null);
+                // One attempt; RedisMutex, as PHPRedisMutex, takes no timeout of 0.
+                $this->mutex($kind, $name, 'redis' === $kind ? 1 : 0)->synchronized(fn () => null);
 
                 return 'lost';
             } catch (TimeoutException $e) {
@@ -210,12 +240,88 @@ final class PhpLockMutexTest extends BridgeTestCase
         });
     }
 
+    /** @dataProvider kinds */
+    public function testNestedSynchronizedIsContention(string $kind): void
+    {
+        $name = self::uniqueName('nested');
+        $mutex = $this->mutex($kind, $name, 1);
+        $innerRan = false;
+        $run = function () use ($mutex, &$innerRan) {
+            $start = microtime(true);
+            try {
+                $mutex->synchronized(function () use (&$innerRan) {
+                    $innerRan = true;
+                });
+                $this->fail('the nested synchronized() did not time out');
+            } catch (TimeoutException $e) {
+                $this->assertEqualsWithDelta(1.0, microtime(true) - $start, 0.5, 'waits out its timeout, as the stock mutexes');
+            }
+            $this->assertTrue($mutex->getNativeLock()->isHeld(), 'the outer block still holds the lock');
+
+            return 'outer';
+        };
+        if ('redis' === $kind) {
+            // The inner wait used up the time the code may run (SpinlockMutex's rule, as stock).
+            try {
+                $mutex->synchronized($run);
+                $this->fail('no ExecutionOutsideLockException');
+            } catch (ExecutionOutsideLockException $e) {
+                $this->assertSame('outer', $e->getCodeResult());
+            }
+        } else {
+            $this->assertSame('outer', $mutex->synchronized($run));
+        }
+        $this->assertFalse($innerRan);
+        $this->assertSame('free', $this->mutex($kind, $name, 1)->synchronized(fn () => 'free'), 'released by the outer block');
+    }
+
+    public function testRedisTimeoutMustBePositiveAsStock(): void
+    {
+        $this->requireRedis();
+        foreach ([0, -1] as $timeout) {
+            try {
+                new PHPRedisMutex([self::phpredis()], 'x', $timeout);
+                $this->fail('the stock mutex took the timeout '.$timeout);
+            } catch (\LengthException $stock) {
+            }
+            try {
+                new RedisMutex(self::phpredis(), 'x', $timeout);
+                $this->fail('RedisMutex took the timeout '.$timeout);
+            } catch (\LengthException $e) {
+                $this->assertSame($stock->getMessage(), $e->getMessage());
+            }
+        }
+        // The lease ($timeout + 1) of the largest timeout does not overflow.
+        $this->assertSame(PHP_INT_MAX, (new RedisMutex(self::redisDsn(), 'x', PHP_INT_MAX))->getTimeout());
+    }
+
+    /** @dataProvider prefixedClients */
+    public function testRedisMutexHonoursTheClientsPrefix(callable $client): void
+    {
+        $this->requireRedis();
+        $name = self::uniqueName('prefix');
+        $stockClient = $client();
+        $stock = $stockClient instanceof \Redis ? new PHPRedisMutex([$stockClient], $name, 3) : new PredisMutex([$stockClient], $name, 3);
+        $ours = new RedisMutex($client(), $name, 1);
+        $stock->synchronized(function () use ($ours, $name) {
+            $this->assertSame(['app:lock_'.$name], self::phpredis()->keys('*'.$name));
+            try {
+                $ours->synchronized(fn () => $this->fail('ours ignored the stock mutex'));
+            } catch (TimeoutException $e) {
+                $this->addToAssertionCount(1);
+            }
+        });
+        $ours->synchronized(function () use ($name) {
+            $this->assertSame(['app:lock_'.$name], self::phpredis()->keys('*'.$name));
+        });
+        $this->assertSame([], self::phpredis()->keys('*'.$name));
+    }
+
     public function testBadArguments(): void
     {
         $cases = [
             fn () => new RedisMutex(new \stdClass(), 'x'),
             fn () => new RedisMutex([self::phpredis(), self::phpredis()], 'x'),
-            fn () => new RedisMutex(self::redisDsn(), 'x', -1),
             fn () => new FilelockMutex('/does/not/exist', 'x'),
             fn () => new FilelockMutex(self::lockDir(), ''),
             fn () => new MysqlMutex('sqlite::memory:', 'x'),

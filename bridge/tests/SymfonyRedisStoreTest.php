@@ -229,6 +229,25 @@ final class SymfonyRedisStoreTest extends BridgeTestCase
         new RedisStore(new \Predis\Client([['host' => self::redisHost(), 'port' => self::redisPort()], ['host' => self::redisHost(), 'port' => self::redisPort()]], ['cluster' => 'predis']));
     }
 
+    /** @dataProvider prefixedClients */
+    public function testClientKeyPrefixIsTheStockStores(callable $client): void
+    {
+        $this->requireRedis();
+        [$ours, $stock] = [new RedisStore($client()), new StockRedisStore($client())];
+        $name = self::uniqueName('prefix');
+        $stockKey = new Key($name);
+        $stock->save($stockKey);
+        $this->assertSame(['app:'.$name], self::phpredis()->keys('*'.$name));
+        $this->assertConflict(fn () => $ours->save(new Key($name)), 'ours took a lock the stock store holds');
+        $stock->delete($stockKey);
+        $key = new Key($name);
+        $ours->save($key);
+        $this->assertSame(['app:'.$name], self::phpredis()->keys('*'.$name));
+        $this->assertConflict(fn () => $stock->save(new Key($name)), 'the stock store took a lock ours holds');
+        $ours->delete($key);
+        $this->assertSame([], self::phpredis()->keys('*'.$name));
+    }
+
     public function testConnectionErrorIsLockStorageExceptionWithoutPassword(): void
     {
         try {

@@ -6,6 +6,7 @@ namespace Nativelock\Bridge\Laravel;
 
 use Illuminate\Cache\Lock;
 use Illuminate\Contracts\Cache\LockTimeoutException;
+use Illuminate\Support\Str;
 use Nativelock\Backend;
 use Nativelock\FileBackend;
 use Nativelock\Lock as NativeLockHandle;
@@ -28,6 +29,9 @@ use Nativelock\RedisBackend;
  * release(), forceRelease() or its TTL, so "at most once per hour" locks, ShouldBeUnique jobs and
  * restoreLock() hand-offs keep working.
  *
+ * Not re-entrant, as Laravel: get() on a lock this object holds returns false; once its TTL has
+ * passed or it was force-released, the object takes it again (asks the backend).
+ *
  * Fork: in a forked child the parent's lock is not held — release() there returns false and
  * leaves it alone; acquiring with an inherited object takes the lock under a new owner token. With $releaseAtRequestEnd = true those locks are also
  * released at request end, unless owner() was called (the owner token left the process: it may
@@ -39,6 +43,8 @@ class NativeLock extends Lock
     protected NativeLockHandle $lock;
     protected bool $releaseAtRequestEnd;
     protected bool $ownerShared = false;
+    /** The process the owner and the handle were made in (a forked child makes its own). */
+    protected int $pid;
 
     /**
      * @param string $name the full key (cache prefix + name)
@@ -58,6 +64,7 @@ class NativeLock extends Lock
         parent::__construct($name, $seconds, null === $owner ? null : (string) $owner);
         $this->backend = $backend;
         $this->releaseAtRequestEnd = $releaseAtRequestEnd;
+        $this->pid = getmypid();
         $this->lock = $this->newHandle();
     }
 
@@ -121,6 +128,9 @@ class NativeLock extends Lock
     {
         if ($this->backend instanceof RedisBackend) {
             $this->backend->forceRelease($this->name);
+            if ($this->lock->isAcquired()) {
+                $this->lock->release(); // ours is gone: forget it, so that get() takes the lock anew
+            }
 
             return;
         }
@@ -181,14 +191,29 @@ class NativeLock extends Lock
 
     protected function take(float $timeout, bool $scoped): bool
     {
-        $lock = $this->handle();
-        if ($lock->isAcquired()) {
-            return false; // Laravel's locks are not re-entrant: a second get() on a held lock fails
+        if (getmypid() !== $this->pid) {
+            // A forked child acquiring with an inherited object: a new owner (as Laravel draws
+            // one), so that the parent's copy, which keeps the old one, cannot release the
+            // child's lock.
+            $this->owner = Str::random();
+            $this->ownerShared = false;
+            $this->pid = getmypid();
+            $this->lock = $this->newHandle();
         }
+        $lock = $this->handle();
         try {
+            if ($lock->isAcquired()) {
+                if ($lock->isHeld()) {
+                    return false; // Laravel's locks are not re-entrant: a second get() on a held lock fails
+                }
+                // Expired, or freed by forceRelease() elsewhere: free for us too, as for Laravel.
+                $lock->release();
+            }
             $ok = $lock->acquire($this->seconds > 0 ? (float) $this->seconds : null, $timeout);
         } catch (LockException $e) {
             throw new \RuntimeException(sprintf('Acquiring lock "%s" failed: %s', $this->name, $e->getMessage()), 0, $e);
+        } catch (\ValueError $e) {
+            throw new \InvalidArgumentException(sprintf('Lock "%s": %s', $this->name, $e->getMessage()), 0, $e);
         }
         if ($ok && $lock->getToken() !== (string) $this->owner) {
             // A forked child acquiring with an inherited object gets a token of its own (the

@@ -8,6 +8,8 @@ use Illuminate\Cache\NullStore;
 use Illuminate\Contracts\Cache\LockProvider;
 use Illuminate\Contracts\Cache\Store;
 use Nativelock\Backend;
+use Nativelock\Bridge\MysqlLockName;
+use Nativelock\Bridge\RedisClient;
 use Nativelock\FileBackend;
 use Nativelock\LockException;
 use Nativelock\MysqlBackend;
@@ -17,7 +19,9 @@ use Nativelock\RedisBackend;
  * A cache store whose locks are nativelock's (the lock provider behind Cache::lock(),
  * withoutOverlapping(), WithoutOverlapping, ShouldBeUnique, funnel) and whose cache operations go
  * to another store (typically the application's redis store, whose prefix it shares, so that a
- * lock "x" is the same Redis key "<prefix>x" that Laravel's RedisLock uses).
+ * lock "x" is the same Redis key "<prefix>x" that Laravel's RedisLock uses, after the Redis
+ * client's own prefix — options.prefix, phpredis OPT_PREFIX — which the client adds there).
+ * On MySQL, names longer than its 64 characters become a prefix and a hash.
  *
  * Register it with the service provider (driver "nativelock") or by hand:
  *   Cache::extend('nativelock', fn ($app, $config) => Cache::repository(NativeLockStore::fromConfig($config, Cache::store($config['store'] ?? null)->getStore())));
@@ -28,8 +32,16 @@ class NativeLockStore implements Store, LockProvider
     private Store $inner;
     private string $prefix;
     private bool $releaseAtRequestEnd;
+    /** The Redis client's own key prefix, which nativelock (copying only its connection) does not add. */
+    private string $clientPrefix = '';
 
-    public function __construct(Backend $backend, ?Store $inner = null, ?string $prefix = null, bool $releaseAtRequestEnd = false)
+    /**
+     * @param \Redis|\Predis\ClientInterface|null $client on Redis, the client Laravel's RedisLock
+     *        would use: its key prefix goes before every key, and it must not serialize or
+     *        compress values (InvalidArgumentException); null: the lock connection of $inner if
+     *        that is Laravel's RedisStore
+     */
+    public function __construct(Backend $backend, ?Store $inner = null, ?string $prefix = null, bool $releaseAtRequestEnd = false, mixed $client = null)
     {
         if ($backend instanceof RedisBackend && RedisBackend::FORMAT_PLAIN !== $backend->getFormat()) {
             throw new \InvalidArgumentException(sprintf('Laravel locks need a RedisBackend in FORMAT_PLAIN (Laravel\'s RedisLock wire format), "%s" given.', $backend->getFormat()));
@@ -38,6 +50,15 @@ class NativeLockStore implements Store, LockProvider
         $this->inner = $inner ?? new NullStore();
         $this->prefix = $prefix ?? (string) $this->inner->getPrefix();
         $this->releaseAtRequestEnd = $releaseAtRequestEnd;
+        if ($backend instanceof RedisBackend) {
+            if (null === $client && $this->inner instanceof \Illuminate\Cache\RedisStore) {
+                $client = $this->inner->lockConnection()->client();
+            }
+            // Laravel's RedisLock stores the owner with SET through this client, which would
+            // serialize or compress it: nativelock's plain owner would not match.
+            RedisClient::checkPlainValues($client, 'The nativelock cache store');
+            $this->clientPrefix = RedisClient::keyPrefix($client);
+        }
     }
 
     /**
@@ -58,6 +79,7 @@ class NativeLockStore implements Store, LockProvider
     public static function fromConfig(array $config, ?Store $inner = null): self
     {
         $kind = $config['backend'] ?? null;
+        $client = null;
         try {
             switch ($kind) {
                 case 'redis':
@@ -65,6 +87,7 @@ class NativeLockStore implements Store, LockProvider
                     if (null === $connection && $inner instanceof \Illuminate\Cache\RedisStore) {
                         $connection = $inner->lockConnection()->client();
                     }
+                    $client = \is_object($connection) ? $connection : null;
                     if (null === $connection) {
                         throw new \InvalidArgumentException('The nativelock cache store on Redis needs "url" (a redis:// DSN), "connection" (a \Redis or Predis client) or a redis "store".');
                     }
@@ -98,7 +121,7 @@ class NativeLockStore implements Store, LockProvider
             throw new \InvalidArgumentException(sprintf('The nativelock cache store cannot use its %s backend: %s', $kind, $e->getMessage()), 0, $e);
         }
 
-        return new self($backend, $inner, $config['prefix'] ?? null, (bool) ($config['release_at_request_end'] ?? false));
+        return new self($backend, $inner, $config['prefix'] ?? null, (bool) ($config['release_at_request_end'] ?? false), $client);
     }
 
     /**
@@ -108,7 +131,19 @@ class NativeLockStore implements Store, LockProvider
      */
     public function lock($name, $seconds = 0, $owner = null)
     {
-        return new NativeLock($this->backend, $this->prefix.$name, $seconds, $owner, $this->releaseAtRequestEnd);
+        return new NativeLock($this->backend, $this->key((string) $name), $seconds, $owner, $this->releaseAtRequestEnd);
+    }
+
+    /** The backend's key for a lock name: what Laravel's own lock of this store would use. */
+    private function key(string $name): string
+    {
+        if ($this->backend instanceof MysqlBackend) {
+            // MySQL takes 64 characters, and ShouldBeUnique/WithoutOverlapping keys run longer:
+            // the mapping of the Symfony and php-lock adapters (a prefix and a hash).
+            return MysqlLockName::for($this->prefix.$name);
+        }
+
+        return $this->clientPrefix.$this->prefix.$name;
     }
 
     /**

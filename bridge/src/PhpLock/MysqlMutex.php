@@ -4,7 +4,7 @@ declare(strict_types=1);
 
 namespace Nativelock\Bridge\PhpLock;
 
-use Nativelock\Bridge\Symfony\MysqlStore;
+use Nativelock\Bridge\MysqlLockName;
 use Nativelock\LockException;
 use Nativelock\MysqlBackend;
 
@@ -37,6 +37,6 @@ final class MysqlMutex extends NativeMutex
         if ('' === $name) {
             throw new \InvalidArgumentException('The lock name must not be empty.');
         }
-        parent::__construct($dsn, MysqlStore::lockNameFor($name), $timeout, $lease);
+        parent::__construct($dsn, MysqlLockName::for($name), $timeout, $lease);
     }
 }

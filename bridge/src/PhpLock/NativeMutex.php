@@ -18,7 +18,9 @@ use Nativelock\LockException;
  * release, no back-off sleeps) and throws TimeoutException after it; unlock() throws
  * ExecutionOutsideLockException when the code ran longer than the lease (as SpinlockMutex does),
  * LockReleaseException when the lock was lost. A lock still held is released at request end even
- * after a fatal error, and a forked child never releases its parent's lock.
+ * after a fatal error, and a forked child never releases its parent's lock. Not re-entrant, as
+ * the stock mutexes: a nested synchronized() on the same object waits out its timeout and throws
+ * TimeoutException.
  *
  * @internal base of RedisMutex, FilelockMutex and MysqlMutex
  */
@@ -29,6 +31,8 @@ abstract class NativeMutex extends LockMutex
     /** @var ?int seconds the lease lasts; null: no lease (the lock lasts until unlock) */
     private ?int $lease;
     private float $acquired = 0.0;
+    /** @var int the pid of the process inside synchronized() on this object; 0: none */
+    private int $holder = 0;
 
     protected function __construct(Backend $backend, string $key, int $timeout, ?int $lease)
     {
@@ -49,6 +53,16 @@ abstract class NativeMutex extends LockMutex
 
     protected function lock(): void
     {
+        if (getmypid() === $this->holder) {
+            // Nested synchronized() on this object: as with the stock mutexes, the lock is busy
+            // (held by the outer call) until the timeout. Re-taking it would let the inner
+            // unlock() free it while the outer code still runs.
+            $deadline = microtime(true) + $this->timeout;
+            while (($left = $deadline - microtime(true)) > 0) {
+                usleep((int) (min($left, 1.0) * 1e6));
+            }
+            throw TimeoutException::create($this->timeout);
+        }
         try {
             $ok = $this->lock->acquire(null === $this->lease ? null : (float) $this->lease, (float) $this->timeout);
         } catch (LockException $e) {
@@ -58,10 +72,12 @@ abstract class NativeMutex extends LockMutex
             throw TimeoutException::create($this->timeout);
         }
         $this->acquired = microtime(true);
+        $this->holder = getmypid();
     }
 
     protected function unlock(): void
     {
+        $this->holder = 0;
         $elapsed = microtime(true) - $this->acquired;
         try {
             $released = $this->lock->release();

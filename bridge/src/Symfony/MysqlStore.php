@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Nativelock\Bridge\Symfony;
 
+use Nativelock\Bridge\MysqlLockName;
 use Nativelock\LockException;
 use Nativelock\MysqlBackend;
 use Symfony\Component\Lock\BlockingStoreInterface;
@@ -69,12 +70,7 @@ final class MysqlStore implements BlockingStoreInterface
     /** The lock name for a resource: itself when it fits MySQL's 64 characters, else a prefix and a hash. */
     public static function lockNameFor(string $resource): string
     {
-        if (mb_strlen($resource, 'UTF-8') <= 64 && mb_check_encoding($resource, 'UTF-8') && !str_contains($resource, "\0")) {
-            return $resource;
-        }
-        $hash = rtrim(strtr(base64_encode(hash('sha256', $resource, true)), '+/', '-_'), '=');
-
-        return substr((string) preg_replace('/[^\x20-\x7e]/', '_', $resource), 0, 20).':'.$hash;
+        return MysqlLockName::for($resource);
     }
 
     private function lockName(Key $key): string

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Nativelock\Bridge\Symfony;
 
+use Nativelock\Bridge\RedisClient;
 use Nativelock\LockException;
 use Nativelock\RedisBackend;
 use Symfony\Component\Lock\BlockingSharedLockStoreInterface;
@@ -29,6 +30,9 @@ use Symfony\Component\Lock\SharedLockStoreInterface;
 final class RedisStore implements SharedLockStoreInterface, BlockingStoreInterface, BlockingSharedLockStoreInterface
 {
     use NativeStoreTrait;
+
+    /** The client's own key prefix (phpredis OPT_PREFIX, Predis "prefix"): the stock store's keys carry it. */
+    private string $keyPrefix = '';
 
     /**
      * @param \Redis|\Predis\ClientInterface|RedisBackend|string $redis a phpredis client, a
@@ -62,7 +66,10 @@ final class RedisStore implements SharedLockStoreInterface, BlockingStoreInterfa
             }
             try {
                 $backend = new RedisBackend($redis, RedisBackend::FORMAT_SYMFONY);
-            } catch (LockException|\ValueError $e) {
+                // Only the key prefix matters: the stock store passes tokens as EVAL arguments,
+                // which the client neither serializes nor compresses.
+                $this->keyPrefix = RedisClient::keyPrefix($redis);
+            } catch (LockException|\ValueError|\InvalidArgumentException $e) {
                 // The extension's messages never carry a password.
                 throw new InvalidArgumentException(sprintf('"%s()": %s', __METHOD__, $e->getMessage()), 0, $e);
             }
@@ -89,7 +96,7 @@ final class RedisStore implements SharedLockStoreInterface, BlockingStoreInterfa
 
     private function lockName(Key $key): string
     {
-        return (string) $key; // Symfony's RedisStore uses the resource as the Redis key
+        return $this->keyPrefix.$key; // Symfony's RedisStore: the resource, after the client's prefix
     }
 
     /**
