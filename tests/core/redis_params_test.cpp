@@ -264,11 +264,17 @@ TEST(RedisClientSettings, DefaultsAndLocalhost) {
     EXPECT_EQ(params_from_client(c).host, "redis.example");
 }
 
-TEST(RedisClientSettings, PortOutOfRangeFallsBackTo6379) {
+// No port is the clients' default; a port past 65535 names no server (the client itself could
+// not connect), and the lock must not silently go to the default port's server instead.
+TEST(RedisClientSettings, NoPortIsTheDefaultAPortPastRangeIsRefused) {
     ClientSettings c;
-    for (long long port : {0LL, -1LL, 65536LL, 1LL << 40}) {
+    for (long long port : {0LL, -1LL}) {
         c.port = port;
         EXPECT_EQ(params_from_client(c).port, 6379) << port;
+    }
+    for (long long port : {65536LL, 70000LL, 1LL << 40}) {
+        c.port = port;
+        EXPECT_THROW(params_from_client(c), InvalidArgument) << port;
     }
     c.port = 1;
     EXPECT_EQ(params_from_client(c).port, 1);

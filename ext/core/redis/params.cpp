@@ -258,7 +258,12 @@ ConnectionParams params_from_client(const ClientSettings &client) {
     } else {
         if (client.host && !client.host->empty()) p.host = *client.host;
         if (p.host == "localhost") p.host = "127.0.0.1";
-        if (client.port > 0 && client.port <= 65535) p.port = static_cast<int>(client.port);
+        // No port (0, or Credis' null for a socket) is the client's default, 6379; one past
+        // 65535 names no server, and locks must not silently go to the default one instead.
+        if (client.port > 65535)
+            throw InvalidArgument("RedisLock::setRedis(): the client's port " +
+                                  std::to_string(client.port) + " is out of range (1-65535)");
+        if (client.port > 0) p.port = static_cast<int>(client.port);
     }
     p.database = client.database;
     p.has_password = client.password && !client.password->empty();
