@@ -72,10 +72,11 @@ void release_quietly(FilelockState &state) noexcept {
 }
 
 // Runs at request end (RSHUTDOWN) for locks still held, after destructors and shutdown
-// functions, then drops the registry's reference (no user destructor can run by then).
+// functions, then drops the registry's reference (no user destructor can run by then). The
+// setting is read now, as RedisLock's is: a script that turned auto_release off keeps its locks.
 void release_at_request_end(RegistryEntry *entry) noexcept {
     FilelockObject *self = FilelockObject::from_entry<&FilelockState::held_entry>(entry);
-    release_quietly(self->state);
+    if (NATIVELOCK_G(auto_release)) release_quietly(self->state);
     OBJ_RELEASE(&self->std);
 }
 

@@ -1,5 +1,5 @@
 --TEST--
-Filelock: with nativelock.auto_release=0 a lock outlives the request, like the original
+Filelock: with nativelock.auto_release=0 a lock outlives the request, like the original; the setting counts as it is at request end (as for RedisLock)
 --EXTENSIONS--
 nativelock
 --FILE--
@@ -10,7 +10,14 @@ $dir = nl_lockdir();
     function take() { \$l = new Filelock('kept'); return \$l->try_lock(); } echo take();");
 echo "child: $out\n";
 var_dump(file_exists($dir . 'kept.lock'));
+// Taken while on, turned off before the request ends: kept.
+[$code, $out] = nl_run("Filelock::\$lockpath = '$dir'; \$l = new Filelock('keptlate'); echo \$l->try_lock();
+    ini_set('nativelock.auto_release', '0');");
+echo "child: $out\n";
+var_dump(file_exists($dir . 'keptlate.lock'));
 ?>
 --EXPECT--
+child: 1
+bool(true)
 child: 1
 bool(true)
