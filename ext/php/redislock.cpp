@@ -348,8 +348,14 @@ ZEND_METHOD(RedisLock, releaseAllCurrentlyHeldLocks) {
             failed = throw_error(error);
         }
         if (state.held) {
-            // Not released (an error above): keep it tracked for request end.
-            registry_add(&state.entry);
+            // Not released (an error above), or taken again by an overriding release(), whose
+            // lock() tracked it anew with a reference of its own: keep it tracked for request
+            // end, with one reference, not two.
+            if (state.entry.linked) {
+                OBJ_RELEASE(object);
+            } else {
+                registry_add(&state.entry);
+            }
             continue;
         }
         set_needs_release(object, false);
