@@ -240,7 +240,14 @@ final class PhpLockMutexTest extends BridgeTestCase
         });
     }
 
-    /** @dataProvider kinds */
+    /** @return iterable<string, array{string}> */
+    public function nonReentrantKinds(): iterable
+    {
+        yield 'redis' => ['redis'];
+        yield 'filelock' => ['filelock'];
+    }
+
+    /** @dataProvider nonReentrantKinds */
     public function testNestedSynchronizedIsContention(string $kind): void
     {
         $name = self::uniqueName('nested');
@@ -273,6 +280,45 @@ final class PhpLockMutexTest extends BridgeTestCase
         }
         $this->assertFalse($innerRan);
         $this->assertSame('free', $this->mutex($kind, $name, 1)->synchronized(fn () => 'free'), 'released by the outer block');
+    }
+
+    /** @return iterable<string, array{string}> */
+    public function mysqlKinds(): iterable
+    {
+        yield 'mysql' => ['mysql'];
+        yield 'mysql on a PDO' => ['mysql-pdo'];
+    }
+
+    /**
+     * MySQLMutex re-enters (GET_LOCK is re-entrant per session): so does ours, and only the outer
+     * block releases; another process stays out until then.
+     *
+     * @dataProvider mysqlKinds
+     */
+    public function testNestedMysqlSynchronizedReentersAsMySQLMutex(string $kind): void
+    {
+        $this->requireMysql();
+        $name = self::uniqueName('nested-mysql');
+        $mutex = $this->mutex($kind, $name, 1);
+        $result = $mutex->synchronized(function () use ($mutex, $kind, $name) {
+            $inner = $mutex->synchronized(fn () => 'inner');
+            $this->assertSame('inner', $inner);
+            $this->assertTrue($mutex->getNativeLock()->isHeld(), 'the inner unlock did not release');
+            $other = $this->startChild($this->childMutexCode().<<<'PHP'
+                try {
+                    mutex($argv[1], $argv[2], 1)->synchronized(fn () => null);
+                    echo "entered\n";
+                } catch (malkusch\lock\exception\TimeoutException $e) {
+                    echo "timeout\n";
+                }
+                PHP, [$kind, $name]);
+            $this->assertSame('timeout', $this->readLine($other), 'another process got in under the outer block');
+
+            return 'outer';
+        });
+        $this->assertSame('outer', $result);
+        $this->assertFalse($mutex->getNativeLock()->isHeld(), 'the outer block released');
+        $this->assertSame('free', $this->mutex($kind, $name, 1)->synchronized(fn () => 'free'));
     }
 
     public function testRedisTimeoutMustBePositiveAsStock(): void

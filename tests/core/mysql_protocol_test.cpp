@@ -305,6 +305,16 @@ ConnectParams server() {
     return p;
 }
 
+// A session of ours seen as one shared with the application (as a PDO's): the row-first path.
+struct SharedView : Session {
+    NativeSession &s;
+    explicit SharedView(NativeSession &n) : s(n) {}
+    Result execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
+                   bool want_rows) override {
+        return s.execute(sql, params, prepared, want_rows);
+    }
+};
+
 class MysqlServer : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -734,14 +744,6 @@ TEST_F(MysqlServer, RowlessHolderIsKilledUnderThePackagesRule) {
 // The row-first path (a session shared with the application, as a PDO's) waits for a rowless
 // holder up to the caller's deadline when kills are off, and leaves no row behind.
 TEST_F(MysqlServer, RowFirstPathWaitsForARowlessHolderUntilTheDeadline) {
-    struct SharedView : Session {
-        NativeSession &s;
-        explicit SharedView(NativeSession &n) : s(n) {}
-        Result execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
-                       bool want_rows) override {
-            return s.execute(sql, params, prepared, want_rows);
-        }
-    };
     NativeSession holder(server()), b(server()), probe(server());
     std::string n = name("rowless-pdo");
     holder.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
@@ -762,6 +764,79 @@ TEST_F(MysqlServer, RowFirstPathWaitsForARowlessHolderUntilTheDeadline) {
     holder.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
     EXPECT_NO_THROW(pb.lock(n, Deadline::after(5), 30));
     EXPECT_TRUE(pb.unlock(n));
+}
+
+// A take-over writes the taker's spelling into the row: the row always names the GET_LOCK its
+// holder took, so the first spelling cannot take it back while the taker holds.
+TEST_F(MysqlServer, TakeOverWritesTheTakersSpelling) {
+    auto dead = std::make_unique<NativeSession>(server());
+    NativeSession s(server()), u(server()), probe(server());
+    std::string n = name("spell-take");
+    std::string upper = n;
+    for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    Protocol(*dead, QuoteStyle::Default).lock(n, Deadline::after(0), 600);
+    dead.reset();  // its row stays, marked acquired
+    Protocol ps(s, QuoteStyle::Default), pu(u, QuoteStyle::Default);
+    ps.lock(upper, Deadline::after(10), 600);
+    Result row = probe.execute("SELECT BINARY name FROM shared_locks WHERE name = ?",
+                               {Param::str(n)}, true, false);
+    EXPECT_EQ(row.value, std::optional<std::string>(upper));
+    EXPECT_THROW(pu.lock(n, Deadline::after(0.5), 600), LockTimeout);
+    EXPECT_TRUE(ps.has_remaining_ttl(upper, 500));
+    EXPECT_TRUE(ps.unlock(upper));
+}
+
+// GET_LOCK keys a name by its bytes in the holder's connection character set: a latin1 holder
+// of "café" holds another GET_LOCK than a utf8mb4 client asking for "café", but the same row.
+// The row's holder is asked about in each encoding, so its live row is not taken.
+TEST_F(MysqlServer, AHolderOfAnotherCharacterSetKeepsItsRow) {
+    ConnectParams latin1 = server();
+    latin1.charset = "latin1";
+    NativeSession h(latin1), u(server());
+    Protocol ph(h, QuoteStyle::Default), pu(u, QuoteStyle::Default);
+    const std::string stem = name("cs");
+    ph.lock(stem + "-caf\xe9", Deadline::after(0), 600);
+    EXPECT_THROW(pu.lock(stem + "-caf\xc3\xa9", Deadline::after(0.5), 600), LockTimeout);
+    EXPECT_TRUE(ph.has_remaining_ttl(stem + "-caf\xe9", 500)) << "the holder keeps its row";
+    EXPECT_TRUE(ph.unlock(stem + "-caf\xe9"));
+    EXPECT_NO_THROW(pu.lock(stem + "-caf\xc3\xa9", Deadline::after(5), 600));
+    EXPECT_TRUE(pu.unlock(stem + "-caf\xc3\xa9"));
+}
+
+// The row-first path (kills off) waits for GET_LOCK with its row standing; if a waiter granted
+// GET_LOCK takes that row meanwhile, it starts over instead of waiting for ever.
+TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
+    NativeSession m(server()), r(server()), x(server());
+    std::string n = name("row-taken");
+    m.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);  // a rowless holder
+    SharedView view(r);
+    Protocol pr(view, QuoteStyle::Default), px(x, QuoteStyle::Default);
+    pr.set_kill_rowless_holders(false);
+    px.set_kill_rowless_holders(false);
+    bool r_got = false;
+    double r_took = 0;
+    std::thread rt([&] {
+        auto t0 = std::chrono::steady_clock::now();
+        try {
+            pr.lock(n, Deadline::after(8), 600);
+            r_got = true;
+        } catch (const LockTimeout &) {
+        }
+        r_took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // r's row stands
+    std::thread xt([&] {
+        px.lock(n, Deadline::after(8), 600);  // waits in GET_LOCK, first in line
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        EXPECT_TRUE(px.unlock(n));
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    xt.join();
+    rt.join();
+    EXPECT_TRUE(r_got) << "waited " << r_took << " s";
+    EXPECT_LT(r_took, 6.0);
+    if (r_got) EXPECT_TRUE(pr.unlock(n));
 }
 
 }  // namespace

@@ -39,4 +39,10 @@ final class MysqlMutex extends NativeMutex
         }
         parent::__construct($dsn, MysqlLockName::for($name), $timeout, $lease);
     }
+
+    /** MySQLMutex re-enters: GET_LOCK is re-entrant per session. */
+    protected function reentrant(): bool
+    {
+        return true;
+    }
 }

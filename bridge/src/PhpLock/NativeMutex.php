@@ -18,9 +18,11 @@ use Nativelock\LockException;
  * release, no back-off sleeps) and throws TimeoutException after it; unlock() throws
  * ExecutionOutsideLockException when the code ran longer than the lease (as SpinlockMutex does),
  * LockReleaseException when the lock was lost. A lock still held is released at request end even
- * after a fatal error, and a forked child never releases its parent's lock. Not re-entrant, as
- * the stock mutexes: a nested synchronized() on the same object waits out its timeout and throws
- * TimeoutException.
+ * after a fatal error, and a forked child never releases its parent's lock. Nested
+ * synchronized() on the same object: as the stock mutex of the same backend. MySQLMutex's
+ * GET_LOCK is re-entrant per session, so MysqlMutex re-enters (the inner block runs; only the
+ * outer unlock releases); the others wait out their timeout and throw TimeoutException (taking
+ * the lock again would let the inner unlock free it while the outer code still runs).
  *
  * @internal base of RedisMutex, FilelockMutex and MysqlMutex
  */
@@ -33,6 +35,8 @@ abstract class NativeMutex extends LockMutex
     private float $acquired = 0.0;
     /** @var int the pid of the process inside synchronized() on this object; 0: none */
     private int $holder = 0;
+    /** @var int nested synchronized() calls inside the outer one (re-entrant mutexes only) */
+    private int $depth = 0;
 
     protected function __construct(Backend $backend, string $key, int $timeout, ?int $lease)
     {
@@ -54,6 +58,11 @@ abstract class NativeMutex extends LockMutex
     protected function lock(): void
     {
         if (getmypid() === $this->holder) {
+            if ($this->reentrant()) {
+                ++$this->depth; // held by the outer call, which alone releases it
+
+                return;
+            }
             // Nested synchronized() on this object: as with the stock mutexes, the lock is busy
             // (held by the outer call) until the timeout. Re-taking it would let the inner
             // unlock() free it while the outer code still runs.
@@ -77,7 +86,13 @@ abstract class NativeMutex extends LockMutex
 
     protected function unlock(): void
     {
+        if ($this->depth > 0 && getmypid() === $this->holder) {
+            --$this->depth;
+
+            return;
+        }
         $this->holder = 0;
+        $this->depth = 0;
         $elapsed = microtime(true) - $this->acquired;
         try {
             $released = $this->lock->release();
@@ -90,6 +105,12 @@ abstract class NativeMutex extends LockMutex
         if (!$released) {
             throw new LockReleaseException('Failed to release the lock.');
         }
+    }
+
+    /** Whether a nested synchronized() on this object re-enters (as the stock mutex of the backend does). */
+    protected function reentrant(): bool
+    {
+        return false;
     }
 
     /** The time the code may run under the lock (SpinlockMutex: the timeout; the lease is one second more). */

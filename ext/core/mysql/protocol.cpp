@@ -34,13 +34,20 @@ void sleep_seconds(double s) {
 // Where take_over_stale_row() leaves the session that held the row before us.
 constexpr const char *kPreviousHolderVar = "nativelock_previous_holder";
 
-// A row's own name as GET_LOCK names it. The table's UNIQUE key conflates spellings
-// (case, trailing spaces: its collation) that GET_LOCK keeps apart, so whether a row's holder
-// still holds its lock is asked under the row's spelling, never ours; CAST(… AS CHAR) gives
-// the bytes of the connection's character set, in which GET_LOCK saw the name (a latin1 'é'
-// would otherwise name another lock than the utf8mb4 'é' it was taken under).
-std::string row_lock_name(const std::string &q_name) {
-    return "CAST(" + q_name + " AS CHAR)";
+// Whether a row's holder has let its GET_LOCK go. The table's UNIQUE key conflates spellings
+// (case, trailing spaces: its collation) that GET_LOCK keeps apart, and GET_LOCK keys a name by
+// its bytes in the holder's connection character set. So the row is asked about under its own
+// spelling (every take-over writes the taker's spelling into it), in each encoding a holder may
+// have used: ours, utf8mb4, and latin1 (the package's table charset).
+std::string row_holder_gone(const std::string &q_name, const std::string &q_conn) {
+    std::string sql;
+    for (const std::string &as :
+         {"CAST(" + q_name + " AS CHAR)", "CONVERT(" + q_name + " USING utf8mb4)",
+          "CONVERT(" + q_name + " USING latin1)"}) {
+        if (!sql.empty()) sql += " AND ";
+        sql += "IFNULL(IS_USED_LOCK(" + as + "), 0) != " + q_conn;
+    }
+    return "(" + sql + ")";
 }
 
 // The longest server-side wait between two looks at the caller's interrupted().
@@ -137,13 +144,15 @@ void Protocol::deregister(const std::string &name) {
 // in one statement (the package deletes them and inserts anew: the same end state). The row's
 // previous session is kept in a session variable: the only session we may have to KILL.
 bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
+    // The row takes our spelling: a holder's GET_LOCK is always asked about under the name
+    // that holder took it by.
     Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = IF((@" + kPreviousHolderVar +
                        " := " + q_conn_ + ") IS NULL, connection_id(), connection_id()), " +
                        q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
-                       " = false WHERE " + q_name_ + " = ? AND (" + q_created_ + " + " + q_ttl_ +
-                       " < unix_timestamp() OR (" + q_acquired_ + " AND IFNULL(IS_USED_LOCK(" +
-                       row_lock_name(q_name_) + "),0) != " + q_conn_ + "))",
-                   {Param::integer(ttl), Param::str(name)});
+                       " = false, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND (" +
+                       q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ +
+                       " AND " + row_holder_gone(q_name_, q_conn_) + "))",
+                   {Param::integer(ttl), Param::str(name), Param::str(name)});
     return r.affected == 1;
 }
 
@@ -152,7 +161,7 @@ bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
 // still holds it and is not our own: the session of the expired row we took over, or one that
 // holds GET_LOCK without any row of this name for a whole second (a holder past its TTL whose row
 // someone else removed).
-void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
+bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                                         const Deadline &deadline,
                                         const std::function<void()> &check_interrupt) {
     double pause = 0.001;
@@ -163,6 +172,15 @@ void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
     while (!take_get_lock(name)) {
         auto now = Deadline::Clock::now();
         double waited = std::chrono::duration<double>(now - started).count();
+        // The row may have been taken meanwhile (a waiter granted GET_LOCK claims a row of its
+        // spelling; a wait longer than our TTL makes ours stale): then GET_LOCK can never be
+        // ours through it, and the caller starts over.
+        if (waited > 0.05) {
+            Result mine = run("SELECT COUNT(*) FROM " + q_table_ + " WHERE " + q_name_ +
+                                  " = ? AND " + q_conn_ + " = connection_id()",
+                              {Param::str(name)});
+            if (to_ll(mine.value) == 0) return false;
+        }
         if (!took_over && !kill_rowless_holders_) {
             // Nobody to end: the holder has no row (or a row of its own spelling). It may be no
             // client of this table at all, so it keeps the lock until it lets go.
@@ -213,6 +231,7 @@ void Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
         sleep_seconds(pause);
         pause = std::min(pause * 2, 0.05);
     }
+    return true;
 }
 
 // With GET_LOCK held: the row becomes ours, marked acquired. A row that stands is taken over
@@ -237,18 +256,18 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
     // a dead session's, or one a client of the package's order inserted before its own
     // GET_LOCK, which now waits for ours. A row of another spelling is another GET_LOCK's:
     // taken only when stale by its own.
-    std::vector<Param> params{Param::integer(ttl), Param::str(name)};
+    std::vector<Param> params{Param::integer(ttl), Param::str(name), Param::str(name)};
     std::string ours_by_spelling;
     if (granted_after_waiting) {
-        ours_by_spelling = "BINARY " + row_lock_name(q_name_) + " = BINARY ? OR ";
+        ours_by_spelling = "BINARY CAST(" + q_name_ + " AS CHAR) = BINARY ? OR ";
         params.push_back(Param::str(name));
     }
     Result r =
         run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " + q_created_ +
-                " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = true WHERE " +
-                q_name_ + " = ? AND " + q_conn_ + " <> connection_id() AND (" + ours_by_spelling +
-                q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ +
-                " AND IFNULL(IS_USED_LOCK(" + row_lock_name(q_name_) + "), 0) != " + q_conn_ + "))",
+                " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = true, " + q_name_ +
+                " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ + " <> connection_id() AND (" +
+                ours_by_spelling + q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" +
+                q_acquired_ + " AND " + row_holder_gone(q_name_, q_conn_) + "))",
             params);
     return r.affected == 1;
 }
@@ -483,15 +502,17 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         if (!owned_row) owned_row = took_over = take_over_stale_row(name, ttl);
         if (owned_row) {
             std::exception_ptr failure;
+            bool got = false;
             try {
-                take_get_lock_owning_row(name, took_over, deadline, check_interrupt);
-                return;
+                got = take_get_lock_owning_row(name, took_over, deadline, check_interrupt);
             } catch (const SessionLost &) {
                 throw;  // the row went with the session
             } catch (...) {
                 failure = std::current_exception();
             }
-            give_back_then_rethrow([&] { deregister(name); }, failure);
+            if (failure) give_back_then_rethrow([&] { deregister(name); }, failure);
+            if (got) return;
+            // Our row was taken while we waited for GET_LOCK: start over.
         }
 
         if (deadline.expired()) throw LockTimeout("timeout");
@@ -554,8 +575,8 @@ bool Protocol::force_release(const std::string &name, double settle_seconds) {
         // Nobody holds GET_LOCK: only a row still marked acquired is left over (a row not
         // marked is a client's between its INSERT and its GET_LOCK, and stays).
         Result stale = run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " +
-                               q_acquired_ + " AND IS_USED_LOCK(?) IS NULL",
-                           {Param::str(name), Param::str(name)});
+                               q_acquired_ + " AND " + row_holder_gone(q_name_, q_conn_),
+                           {Param::str(name)});
         return stale.affected > 0;
     }
     const long long holder = to_ll(who.value);

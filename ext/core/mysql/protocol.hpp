@@ -129,7 +129,8 @@ class Protocol {
     void deregister(const std::string &name);
     bool take_over_stale_row(const std::string &name, long long ttl);
     bool delete_own_row(const std::string &name, bool only_if_acquired);
-    void take_get_lock_owning_row(const std::string &name, bool took_over, const Deadline &deadline,
+    // True once GET_LOCK is ours; false if our row was taken meanwhile (nothing is held).
+    bool take_get_lock_owning_row(const std::string &name, bool took_over, const Deadline &deadline,
                                   const std::function<void()> &check_interrupt);
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
