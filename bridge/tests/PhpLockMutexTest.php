@@ -321,6 +321,35 @@ final class PhpLockMutexTest extends BridgeTestCase
         $this->assertSame('free', $this->mutex($kind, $name, 1)->synchronized(fn () => 'free'));
     }
 
+    /**
+     * A child forked inside a nested synchronized() inherits the nesting, not the lock: its own
+     * synchronized() afterwards takes the lock and releases it at its end.
+     */
+    public function testForkedChildOfANestedBlockReleasesItsOwnLock(): void
+    {
+        $this->requireMysql();
+        $this->requirePcntl();
+        $name = self::uniqueName('nested-fork');
+        $mutex = $this->mutex('mysql', $name, 5);
+        $pid = 0;
+        $result = sys_get_temp_dir().'/'.$name.'.result';
+        $mutex->synchronized(function () use ($mutex, &$pid, $result) {
+            $mutex->synchronized(function () use ($mutex, &$pid, $result) {
+                $pid = pcntl_fork();
+                if (0 !== $pid) {
+                    return;
+                }
+                $mutex->synchronized(fn () => null); // waits for the parent's release
+                file_put_contents($result, var_export($mutex->getNativeLock()->isHeld(), true));
+                posix_kill(getmypid(), \SIGKILL); // leave without unwinding the parent's blocks
+            });
+        });
+        $this->waitPid($pid);
+        $this->assertSame('false', file_get_contents($result), "the child's block released its lock");
+        @unlink($result);
+        $this->assertSame('free', $this->mutex('mysql', $name, 1)->synchronized(fn () => 'free'));
+    }
+
     public function testRedisTimeoutMustBePositiveAsStock(): void
     {
         $this->requireRedis();

@@ -839,4 +839,54 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
     if (r_got) EXPECT_TRUE(pr.unlock(n));
 }
 
+// A waiter granted GET_LOCK after waiting (here behind a rowless utf8mb4 holder) finds a marked
+// row whose text is its own spelling, held by a latin1 client: another GET_LOCK (other bytes).
+// It leaves that live row alone and times out.
+TEST_F(MysqlServer, WaiterGrantedAfterWaitingLeavesALiveRowOfAnotherEncoding) {
+    ConnectParams latin1 = server();
+    latin1.charset = "latin1";
+    NativeSession l(latin1), u(server()), z(server());
+    Protocol pl(l, QuoteStyle::Default), pz(z, QuoteStyle::Default);
+    pz.set_kill_rowless_holders(false);
+    const std::string stem = name("enc-wait");
+    pl.lock(stem + "-caf\xe9", Deadline::after(0), 600);
+    u.execute("SELECT GET_LOCK(?, 0)", {Param::str(stem + "-caf\xc3\xa9")}, true, false);
+    std::thread release_later([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        u.execute("SELECT RELEASE_LOCK(?)", {Param::str(stem + "-caf\xc3\xa9")}, true, false);
+    });
+    EXPECT_THROW(pz.lock(stem + "-caf\xc3\xa9", Deadline::after(2.0), 600), LockTimeout);
+    release_later.join();
+    EXPECT_TRUE(pl.has_remaining_ttl(stem + "-caf\xe9", 500)) << "the latin1 holder keeps its row";
+    EXPECT_TRUE(pl.unlock(stem + "-caf\xe9"));
+}
+
+// Kills off: after taking over a stale row, a session holding GET_LOCK that the row did not
+// name (a rowless holder) is waited for up to the deadline, not killed, and lock() times out
+// then (it used to spin for 5 s and fail).
+TEST_F(MysqlServer, TakeOverMeetingARowlessHolderTimesOutAtTheDeadline) {
+    auto dead = std::make_unique<NativeSession>(server());
+    NativeSession u(server()), z(server());
+    std::string n = name("stale-rowless");
+    Protocol(*dead, QuoteStyle::Default).lock(n, Deadline::after(0), 1);
+    dead.reset();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2200));  // its row is past its TTL
+    u.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+    const auto session = u.generation();
+    Protocol pz(z, QuoteStyle::Default);
+    pz.set_kill_rowless_holders(false);
+    for (double budget : {1.0, 0.0}) {
+        auto t0 = std::chrono::steady_clock::now();
+        EXPECT_THROW(pz.lock(n, Deadline::after(budget), 30), LockTimeout) << budget;
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  budget + 1.5)
+            << budget;
+    }
+    u.ensure_connected();
+    EXPECT_EQ(u.generation(), session) << "the rowless holder was not killed";
+    u.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    EXPECT_NO_THROW(pz.lock(n, Deadline::after(5), 30));
+    EXPECT_TRUE(pz.unlock(n));
+}
+
 }  // namespace

@@ -59,6 +59,10 @@ abstract class NativeMutex extends LockMutex
     {
         if (getmypid() === $this->holder) {
             if ($this->reentrant()) {
+                if (!$this->lock->isAcquired()) {
+                    // The outer block's lock is gone (its lease ran out, its session ended).
+                    throw new LockAcquireException('Failed to acquire the lock: the lock of the enclosing synchronized() was lost.');
+                }
                 ++$this->depth; // held by the outer call, which alone releases it
 
                 return;
@@ -82,6 +86,7 @@ abstract class NativeMutex extends LockMutex
         }
         $this->acquired = microtime(true);
         $this->holder = getmypid();
+        $this->depth = 0; // a forked child inherits its parent's nesting, not its lock
     }
 
     protected function unlock(): void

@@ -181,9 +181,28 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                               {Param::str(name)});
             if (to_ll(mine.value) == 0) return false;
         }
-        if (!took_over && !kill_rowless_holders_) {
-            // Nobody to end: the holder has no row (or a row of its own spelling). It may be no
-            // client of this table at all, so it keeps the lock until it lets go.
+        if (!kill_rowless_holders_) {
+            // Only the session the stale row we took over names may be ended (the TTL
+            // promise). Anyone else holding GET_LOCK (no row: php-lock's MySQLMutex, an
+            // application's own GET_LOCK, a waiter woken by that KILL) keeps it until it lets
+            // go, and we wait up to the caller's deadline.
+            if (took_over && waited > 0.05 && kills <= 20) {
+                Result previous = run("SELECT @" + std::string(kPreviousHolderVar), {}, false);
+                if (previous.value) {
+                    const long long victim = to_ll(previous.value);
+                    Result still =
+                        run("SELECT IFNULL(IS_USED_LOCK(?), 0) = ? AND ? <> CONNECTION_ID()",
+                            {Param::str(name), Param::integer(victim), Param::integer(victim)});
+                    if (still.value && *still.value == "1") {
+                        ++kills;
+                        try {
+                            run("KILL " + std::to_string(victim), {}, false);
+                        } catch (const SqlError &) {
+                            // The session may have ended meanwhile.
+                        }
+                    }
+                }
+            }
             if (deadline.expired()) throw LockTimeout("timeout");
             check_interrupt();
             sleep_seconds(deadline.remaining_seconds(pause));
@@ -252,14 +271,17 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
             if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
         }
     }
-    // Granted after waiting, GET_LOCK decides for a row of our very spelling, whatever it says:
-    // a dead session's, or one a client of the package's order inserted before its own
-    // GET_LOCK, which now waits for ours. A row of another spelling is another GET_LOCK's:
-    // taken only when stale by its own.
+    // Granted after waiting, GET_LOCK decides for an unmarked row of our very spelling: one a
+    // client of the package's order inserted before its own GET_LOCK, which now waits for ours.
+    // Any other row is taken only when stale by its own holder's GET_LOCK (a dead session's).
     std::vector<Param> params{Param::integer(ttl), Param::str(name), Param::str(name)};
     std::string ours_by_spelling;
     if (granted_after_waiting) {
-        ours_by_spelling = "BINARY CAST(" + q_name_ + " AS CHAR) = BINARY ? OR ";
+        // Only a row not marked acquired: a marked one of our spelling may be a live holder's
+        // of another encoding (latin1 'é' reads as our utf8mb4 'é', but is another GET_LOCK);
+        // a marked one whose holder is gone is caught below.
+        ours_by_spelling =
+            "(NOT " + q_acquired_ + " AND BINARY CAST(" + q_name_ + " AS CHAR) = BINARY ?) OR ";
         params.push_back(Param::str(name));
     }
     Result r =
