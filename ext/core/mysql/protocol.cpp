@@ -182,25 +182,36 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
             if (to_ll(mine.value) == 0) return false;
         }
         if (!kill_rowless_holders_) {
-            // Only the session the stale row we took over names may be ended (the TTL
-            // promise). Anyone else holding GET_LOCK (no row: php-lock's MySQLMutex, an
+            // Only the session the stale row we took over names may be ended, and that one is,
+            // however short our deadline (the TTL promise: a single attempt takes over a holder
+            // past its TTL). Anyone else holding GET_LOCK (no row: php-lock's MySQLMutex, an
             // application's own GET_LOCK, a waiter woken by that KILL) keeps it until it lets
             // go, and we wait up to the caller's deadline.
-            if (took_over && waited > 0.05 && kills <= 20) {
+            if (took_over) {
+                if (waited <= 0.05) {
+                    sleep_seconds(pause);
+                    pause = std::min(pause * 2, 0.05);
+                    continue;
+                }
                 Result previous = run("SELECT @" + std::string(kPreviousHolderVar), {}, false);
-                if (previous.value) {
-                    const long long victim = to_ll(previous.value);
-                    Result still =
-                        run("SELECT IFNULL(IS_USED_LOCK(?), 0) = ? AND ? <> CONNECTION_ID()",
-                            {Param::str(name), Param::integer(victim), Param::integer(victim)});
-                    if (still.value && *still.value == "1") {
-                        ++kills;
-                        try {
-                            run("KILL " + std::to_string(victim), {}, false);
-                        } catch (const SqlError &) {
-                            // The session may have ended meanwhile.
-                        }
+                const long long victim = previous.value ? to_ll(previous.value) : 0;
+                Result still =
+                    victim ? run("SELECT IFNULL(IS_USED_LOCK(?), 0) = ? AND ? <> CONNECTION_ID()",
+                                 {Param::str(name), Param::integer(victim), Param::integer(victim)})
+                           : Result{};
+                if (still.value && *still.value == "1") {
+                    if (waited > 5.0 || kills++ > 20)
+                        throw AcquireFailed(
+                            "Could not acquire lock. Other session holds it and does not "
+                            "terminate.");
+                    try {
+                        run("KILL " + std::to_string(victim), {}, false);
+                    } catch (const SqlError &) {
+                        // The session may have ended meanwhile.
                     }
+                    sleep_seconds(pause);
+                    pause = std::min(pause * 2, 0.05);
+                    continue;
                 }
             }
             if (deadline.expired()) throw LockTimeout("timeout");
