@@ -50,6 +50,9 @@ std::string row_holder_gone(const std::string &q_name, const std::string &q_conn
     return "(" + sql + ")";
 }
 
+constexpr const char *kHolderDoesNotTerminate =
+    "Could not acquire lock. Other session holds it and does not terminate.";
+
 // The longest server-side wait between two looks at the caller's interrupted().
 constexpr double kInterruptSliceSeconds = 0.2;
 
@@ -156,6 +159,28 @@ bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
     return r.affected == 1;
 }
 
+// Whether session `victim` (not ours) still holds GET_LOCK on the name.
+bool Protocol::still_holds(const std::string &name, long long victim) {
+    if (victim == 0) return false;
+    Result still = run("SELECT IFNULL(IS_USED_LOCK(?), 0) = ? AND ? <> CONNECTION_ID()",
+                       {Param::str(name), Param::integer(victim), Param::integer(victim)});
+    return still.value && *still.value == "1";
+}
+
+void Protocol::kill_session(long long victim) {
+    try {
+        run("KILL " + std::to_string(victim), {}, false);
+    } catch (const SqlError &) {
+        // The session may have ended meanwhile.
+    }
+}
+
+// The session take_over_stale_row() found in the row it took; 0 if none.
+long long Protocol::previous_holder() {
+    Result previous = run("SELECT @" + std::string(kPreviousHolderVar), {}, false);
+    return previous.value ? to_ll(previous.value) : 0;
+}
+
 // We own the row: take GET_LOCK. A waiter may hold it for a moment (its probe), and nobody else
 // may be killed for that. Only a session known to hold it for good is KILLed, and only while it
 // still holds it and is not our own: the session of the expired row we took over, or one that
@@ -193,22 +218,10 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                     pause = std::min(pause * 2, 0.05);
                     continue;
                 }
-                Result previous = run("SELECT @" + std::string(kPreviousHolderVar), {}, false);
-                const long long victim = previous.value ? to_ll(previous.value) : 0;
-                Result still =
-                    victim ? run("SELECT IFNULL(IS_USED_LOCK(?), 0) = ? AND ? <> CONNECTION_ID()",
-                                 {Param::str(name), Param::integer(victim), Param::integer(victim)})
-                           : Result{};
-                if (still.value && *still.value == "1") {
-                    if (waited > 5.0 || kills++ > 20)
-                        throw AcquireFailed(
-                            "Could not acquire lock. Other session holds it and does not "
-                            "terminate.");
-                    try {
-                        run("KILL " + std::to_string(victim), {}, false);
-                    } catch (const SqlError &) {
-                        // The session may have ended meanwhile.
-                    }
+                const long long victim = previous_holder();
+                if (still_holds(name, victim)) {
+                    if (waited > 5.0 || kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
+                    kill_session(victim);
                     sleep_seconds(pause);
                     pause = std::min(pause * 2, 0.05);
                     continue;
@@ -220,13 +233,10 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
             pause = std::min(pause * 2, 0.05);
             continue;
         }
-        if (waited > 5.0)
-            throw AcquireFailed(
-                "Could not acquire lock. Other session holds it and does not terminate.");
+        if (waited > 5.0) throw AcquireFailed(kHolderDoesNotTerminate);
         std::optional<long long> victim;
         if (took_over && waited > 0.05) {
-            Result previous = run("SELECT @" + std::string(kPreviousHolderVar), {}, false);
-            if (previous.value) victim = to_ll(previous.value);
+            victim = previous_holder();
         } else if (waited > 0.05) {
             Result holder =
                 run("SELECT IS_USED_LOCK(?), (SELECT COUNT(*) FROM " + q_table_ + " WHERE " +
@@ -243,20 +253,9 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                 victim = id;
             }
         }
-        if (victim && waited > 0.05) {
-            Result still =
-                run("SELECT IFNULL(IS_USED_LOCK(?), 0) = ? AND ? <> CONNECTION_ID()",
-                    {Param::str(name), Param::integer(*victim), Param::integer(*victim)});
-            if (still.value && *still.value == "1") {
-                if (kills++ > 20)
-                    throw AcquireFailed(
-                        "Could not acquire lock. Other session holds it and does not terminate.");
-                try {
-                    run("KILL " + std::to_string(*victim), {}, false);
-                } catch (const SqlError &) {
-                    // The session may have ended meanwhile.
-                }
-            }
+        if (victim && waited > 0.05 && still_holds(name, *victim)) {
+            if (kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
+            kill_session(*victim);
         }
         sleep_seconds(pause);
         pause = std::min(pause * 2, 0.05);
@@ -613,11 +612,7 @@ bool Protocol::force_release(const std::string &name, double settle_seconds) {
         return stale.affected > 0;
     }
     const long long holder = to_ll(who.value);
-    try {
-        run("KILL " + std::to_string(holder), {}, false);
-    } catch (const SqlError &) {
-        // The session may have ended meanwhile.
-    }
+    kill_session(holder);
     // KILL returns before the server has torn the session down and let its locks go.
     const auto until =
         Deadline::Clock::now() + std::chrono::duration_cast<Deadline::Clock::duration>(

@@ -128,6 +128,9 @@ class Protocol {
     bool take_get_lock(const std::string &name);
     void deregister(const std::string &name);
     bool take_over_stale_row(const std::string &name, long long ttl);
+    long long previous_holder();
+    bool still_holds(const std::string &name, long long victim);
+    void kill_session(long long victim);
     bool delete_own_row(const std::string &name, bool only_if_acquired);
     // True once GET_LOCK is ours; false if our row was taken meanwhile (nothing is held).
     bool take_get_lock_owning_row(const std::string &name, bool took_over, const Deadline &deadline,
