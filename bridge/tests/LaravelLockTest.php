@@ -396,6 +396,51 @@ final class LaravelLockTest extends BridgeTestCase
         $this->assertFileDoesNotExist($dir.'/'.$name.'.lock');
     }
 
+    public function testFileBackendTakesLongNames(): void
+    {
+        $dir = self::lockDir();
+        $store = new NativeLockStore(new FileBackend($dir));
+        // ShouldBeUnique keys (prefix, job class, unique id) can outgrow a file name.
+        $name = self::uniqueName('file-long').str_repeat('App\\Jobs\\ProcessPodcast', 20);
+        $this->assertGreaterThan(255, \strlen($name));
+        $lock = $store->lock($name, 10);
+        $this->assertTrue($lock->get());
+        $this->assertFalse($store->lock($name, 10)->get(), 'the same long name is the same lock');
+        $this->assertTrue($store->lock($name.'2', 10)->get(), 'another long name is another lock');
+        $this->assertTrue($lock->release());
+        $this->assertTrue($store->lock($name, 10)->block(1, fn () => true));
+        $other = $store->lock($name, 10);
+        $this->assertTrue($other->get());
+        $store->lock($name)->forceRelease();
+        $this->assertTrue($store->lock($name, 10)->get(), 'forceRelease() freed the long name');
+    }
+
+    public function testBlockOnItsOwnHeldLockWaitsUntilItLapses(): void
+    {
+        $store = $this->redisStore();
+        $name = self::uniqueName('own-block');
+        $lock = $store->lock($name, 1);
+        $this->assertTrue($lock->get());
+        $this->assertFalse($lock->get(), 'not re-entrant');
+        $start = microtime(true);
+        $this->assertTrue($lock->block(10), 'as Laravel\'s: retried until its TTL lapsed');
+        $waited = microtime(true) - $start;
+        $this->assertGreaterThan(0.5, $waited);
+        $this->assertLessThan(5.0, $waited);
+        $this->assertTrue($lock->release());
+
+        $forever = $store->lock($name, 0);
+        $this->assertTrue($forever->get());
+        $start = microtime(true);
+        try {
+            $forever->block(1);
+            $this->fail('block() got a lock this object holds without expiry');
+        } catch (LockTimeoutException $e) {
+        }
+        $this->assertEqualsWithDelta(1.0, microtime(true) - $start, 0.5);
+        $this->assertTrue($forever->release(), 'the hold it waited on is intact');
+    }
+
     public function testMysqlBackend(): void
     {
         $this->requireMysql();

@@ -29,8 +29,9 @@ use Nativelock\RedisBackend;
  * release(), forceRelease() or its TTL, so "at most once per hour" locks, ShouldBeUnique jobs and
  * restoreLock() hand-offs keep working.
  *
- * Not re-entrant, as Laravel: get() on a lock this object holds returns false; once its TTL has
- * passed or it was force-released, the object takes it again (asks the backend).
+ * Not re-entrant, as Laravel: get() on a lock this object holds returns false, and block() waits
+ * until that hold lapses or its time is up; once the TTL has passed or the lock was
+ * force-released, the object takes it again (asks the backend).
  *
  * Fork: in a forked child the parent's lock is not held — release() there returns false and
  * leaves it alone; acquiring with an inherited object takes the lock under a new owner token. With $releaseAtRequestEnd = true those locks are also
@@ -204,7 +205,15 @@ class NativeLock extends Lock
         try {
             if ($lock->isAcquired()) {
                 if ($lock->isHeld()) {
-                    return false; // Laravel's locks are not re-entrant: a second get() on a held lock fails
+                    // Laravel's locks are not re-entrant: get() on a held lock fails, and block()
+                    // retries until the lock lapses (its TTL, a forceRelease()) or time is up.
+                    if ($timeout <= 0.0) {
+                        return false;
+                    }
+                    $timeout = $this->waitForOwnHoldToLapse($lock, $timeout);
+                    if (null === $timeout) {
+                        return false;
+                    }
                 }
                 // Expired, or freed by forceRelease() elsewhere: free for us too, as for Laravel.
                 $lock->release();
@@ -225,6 +234,26 @@ class NativeLock extends Lock
         }
 
         return $ok;
+    }
+
+    /**
+     * Waits, checking every 50 ms at most, until this object's own hold has lapsed; returns what
+     * is left of $timeout, or null once it is spent. Nothing wakes us here: no release comes.
+     */
+    private function waitForOwnHoldToLapse(NativeLockHandle $lock, float $timeout): ?float
+    {
+        $end = microtime(true) + $timeout; // INF stays INF
+        while ($lock->isHeld()) {
+            $left = $end - microtime(true);
+            if ($left <= 0.0) {
+                return null;
+            }
+            $lifetime = $lock->getRemainingLifetime(); // null: no expiry
+            $nap = min($left, 0.05, null === $lifetime ? 0.05 : max($lifetime, 0.001));
+            usleep((int) ceil($nap * 1e6));
+        }
+
+        return max(0.0, $end - microtime(true));
     }
 
     protected function handle(): NativeLockHandle

@@ -28,6 +28,9 @@ use Nativelock\RedisBackend;
  */
 class NativeLockStore implements Store, LockProvider
 {
+    /** The longest key a FileBackend lock takes (its lock file's name has room for no more). */
+    private const MAX_FILE_KEY_BYTES = 217;
+
     private Backend $backend;
     private Store $inner;
     private string $prefix;
@@ -143,7 +146,16 @@ class NativeLockStore implements Store, LockProvider
             return MysqlLockName::for($this->prefix.$name);
         }
 
-        return $this->clientPrefix.$this->prefix.$name;
+        $key = $this->clientPrefix.$this->prefix.$name;
+        if ($this->backend instanceof FileBackend && \strlen($key) > self::MAX_FILE_KEY_BYTES) {
+            // A lock file's name has room for 217 bytes: longer keys (ShouldBeUnique job keys
+            // can be) become a readable prefix and a hash of the whole key.
+            $hash = rtrim(strtr(base64_encode(hash('sha256', $key, true)), '+/', '-_'), '=');
+
+            return substr($key, 0, 64).'~'.$hash;
+        }
+
+        return $key;
     }
 
     /**
