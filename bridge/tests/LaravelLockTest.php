@@ -406,13 +406,33 @@ final class LaravelLockTest extends BridgeTestCase
         $lock = $store->lock($name, 10);
         $this->assertTrue($lock->get());
         $this->assertFalse($store->lock($name, 10)->get(), 'the same long name is the same lock');
-        $this->assertTrue($store->lock($name.'2', 10)->get(), 'another long name is another lock');
+        $second = $store->lock($name.'2', 10);
+        $this->assertTrue($second->get(), 'another long name is another lock');
+        $this->assertTrue($second->release());
         $this->assertTrue($lock->release());
         $this->assertTrue($store->lock($name, 10)->block(1, fn () => true));
         $other = $store->lock($name, 10);
         $this->assertTrue($other->get());
         $store->lock($name)->forceRelease();
-        $this->assertTrue($store->lock($name, 10)->get(), 'forceRelease() freed the long name');
+        $again = $store->lock($name, 10);
+        $this->assertTrue($again->get(), 'forceRelease() freed the long name');
+        $this->assertTrue($again->release());
+    }
+
+    public function testFileLockForceReleasedElsewhereIsTakenAgainByItsHolder(): void
+    {
+        $dir = self::lockDir();
+        $store = new NativeLockStore(new FileBackend($dir));
+        $name = self::uniqueName('file-forced');
+        $lock = $store->lock($name);
+        $this->assertTrue($lock->get());
+        $this->assertTrue($lock->getNativeLock()->isHeld());
+        $store->lock($name)->forceRelease(); // another object (or process) removes the lock file
+        $this->assertFalse($lock->getNativeLock()->isHeld(), 'the file says it is gone');
+        $start = microtime(true);
+        $this->assertTrue($lock->block(5), 'as Laravel\'s: a force-released lock is free for its old holder too');
+        $this->assertLessThan(1.0, microtime(true) - $start, 'at once, not after the 5 s');
+        $this->assertTrue($lock->release());
     }
 
     public function testBlockOnItsOwnHeldLockWaitsUntilItLapses(): void

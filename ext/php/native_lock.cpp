@@ -666,7 +666,8 @@ bool refresh_on_backend(LockState &state, std::optional<double> ttl) {
             return redis::symfony::put_off_expiration(redis_connection(state), state.key,
                                                       state.token, ttl_ms(ttl));
         case BackendKind::File:
-            return held_here(state) && state.file && state.file->held_by_us();
+            // No TTL to set: the lock lasts while its file is ours (a force release ends it).
+            return held_here(state) && state.file && state.file->held_and_linked();
         case BackendKind::Mysql:
             return held_here(state) && mysql_session_intact(state) && on_held_session([&] {
                        return mysql_protocol(*state.mysql, state)
@@ -1133,7 +1134,8 @@ ZEND_METHOD(Nativelock_Lock, isHeld) {
                                                       state->token);
             break;
         case BackendKind::File:
-            held = held_here(*state) && state->file && state->file->held_by_us();
+            // Asks the filesystem too: the lock file may have been removed by a force release.
+            held = held_here(*state) && state->file && state->file->held_and_linked();
             break;
         case BackendKind::Mysql:
             held =
@@ -1225,7 +1227,7 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
                                                           state->token);
             break;
         case BackendKind::File:
-            never_expires = held_here(*state) && state->file && state->file->held_by_us();
+            never_expires = held_here(*state) && state->file && state->file->held_and_linked();
             break;
         case BackendKind::Mysql:
             if (held_here(*state) && mysql_session_intact(*state)) {

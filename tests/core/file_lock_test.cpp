@@ -114,6 +114,24 @@ TEST_F(FileLockTest, ReleaseLeavesSomeoneElsesFileAlone) {
     EXPECT_TRUE(other.release());
 }
 
+TEST_F(FileLockTest, HeldAndLinkedAsksWhetherTheFileIsStillOurs) {
+    LockFile lock(path_);
+    EXPECT_FALSE(lock.held_and_linked());
+    ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
+    EXPECT_TRUE(lock.held_and_linked());
+    // Removed by someone else: held_by_us() still remembers taking it, the file says otherwise.
+    ASSERT_EQ(unlink(path_.c_str()), 0);
+    EXPECT_TRUE(lock.held_by_us());
+    EXPECT_FALSE(lock.held_and_linked());
+    // Another owner's file at the same name is not ours either.
+    LockFile other(path_);
+    ASSERT_EQ(other.try_acquire(record()), Status::Acquired);
+    EXPECT_FALSE(lock.held_and_linked());
+    EXPECT_TRUE(other.held_and_linked());
+    EXPECT_TRUE(other.release());
+    EXPECT_FALSE(other.held_and_linked());
+}
+
 TEST_F(FileLockTest, ForceReleaseRemovesAnyOwner) {
     LockFile a(path_), b(path_);
     ASSERT_EQ(a.try_acquire(record()), Status::Acquired);

@@ -214,6 +214,9 @@ class NativeLock extends Lock
                     if (null === $timeout) {
                         return false;
                     }
+                    if (getmypid() !== $this->pid) {
+                        return $this->take($timeout, $scoped); // forked meanwhile (a signal handler): start as the child
+                    }
                 }
                 // Expired, or freed by forceRelease() elsewhere: free for us too, as for Laravel.
                 $lock->release();
@@ -237,23 +240,25 @@ class NativeLock extends Lock
     }
 
     /**
-     * Waits, checking every 50 ms at most, until this object's own hold has lapsed; returns what
+     * Waits, checking every 10 to 50 ms, until this object's own hold has lapsed; returns what
      * is left of $timeout, or null once it is spent. Nothing wakes us here: no release comes.
      */
     private function waitForOwnHoldToLapse(NativeLockHandle $lock, float $timeout): ?float
     {
-        $end = microtime(true) + $timeout; // INF stays INF
-        while ($lock->isHeld()) {
-            $left = $end - microtime(true);
+        $now = static fn (): float => hrtime(true) / 1e9; // steady: a clock step does not stretch the wait
+        $end = $now() + $timeout; // INF stays INF
+        while ($lock->isHeld() && getmypid() === $this->pid) {
+            $left = $end - $now();
             if ($left <= 0.0) {
                 return null;
             }
-            $lifetime = $lock->getRemainingLifetime(); // null: no expiry
-            $nap = min($left, 0.05, null === $lifetime ? 0.05 : max($lifetime, 0.001));
+            // Seconds to expiry; null: none; 0.0 also in a MySQL row's last (whole) second.
+            $lifetime = $lock->getRemainingLifetime();
+            $nap = min($left, 0.05, null === $lifetime || $lifetime <= 0.0 ? 0.05 : max($lifetime, 0.01));
             usleep((int) ceil($nap * 1e6));
         }
 
-        return max(0.0, $end - microtime(true));
+        return max(0.0, $end - $now());
     }
 
     protected function handle(): NativeLockHandle

@@ -140,6 +140,12 @@ bool LockFile::held_by_us() const {
     return held_ && owner_pid_ == process::current_pid();
 }
 
+bool LockFile::held_and_linked() const {
+    if (!held_by_us()) return false;
+    struct stat st;
+    return ::lstat(path_.c_str(), &st) == 0 && st.st_dev == dev_ && st.st_ino == ino_;
+}
+
 // An unnamed file in the lock's directory (O_TMPFILE), or none where the filesystem or kernel
 // has no such thing, or where /proc (through which it is linked) is not mounted.
 UniqueFd LockFile::open_unnamed() {

@@ -69,6 +69,10 @@ class LockFile {
 
     // Whether this object holds the lock (and the calling process took it).
     bool held_by_us() const;
+    // held_by_us(), and the lock file is still the one we linked: nobody removed it meanwhile
+    // (Filelock's unlock(true), a force release, a take-over of what looked like a dead owner).
+    // One lstat().
+    bool held_and_linked() const;
 
     // Fencing: call right after an acquisition. Advances the counter file fence_path(path())
     // (file/fence.hpp) while we hold the lock and keeps the token until release. Throws
