@@ -22,6 +22,7 @@
 #include "file/name.hpp"
 #include "file/record.hpp"
 #include "own_record.hpp"
+#include "common/error.hpp"
 #include "common/fd.hpp"
 #include "common/process.hpp"
 
@@ -130,6 +131,21 @@ TEST_F(FileLockTest, HeldAndLinkedAsksWhetherTheFileIsStillOurs) {
     EXPECT_TRUE(other.held_and_linked());
     EXPECT_TRUE(other.release());
     EXPECT_FALSE(other.held_and_linked());
+}
+
+TEST_F(FileLockTest, HeldAndLinkedThrowsWhenTheFileCannotBeChecked) {
+    LockFile lock(path_);
+    ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
+    // The directory's path now loops (ELOOP): nothing is known about our file, which is not
+    // "gone" (as root, EACCES cannot be provoked; ELOOP takes the same path).
+    const std::string dir = dir_.substr(0, dir_.size() - 1), moved = dir + ".moved";
+    ASSERT_EQ(rename(dir.c_str(), moved.c_str()), 0);
+    ASSERT_EQ(symlink(dir.c_str(), dir.c_str()), 0);
+    EXPECT_THROW(lock.held_and_linked(), nativelock::SystemError);
+    ASSERT_EQ(unlink(dir.c_str()), 0);
+    ASSERT_EQ(rename(moved.c_str(), dir.c_str()), 0);
+    EXPECT_TRUE(lock.held_and_linked());
+    EXPECT_TRUE(lock.release());
 }
 
 TEST_F(FileLockTest, ForceReleaseRemovesAnyOwner) {

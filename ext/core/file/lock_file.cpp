@@ -143,7 +143,11 @@ bool LockFile::held_by_us() const {
 bool LockFile::held_and_linked() const {
     if (!held_by_us()) return false;
     struct stat st;
-    return ::lstat(path_.c_str(), &st) == 0 && st.st_dev == dev_ && st.st_ino == ino_;
+    if (::lstat(path_.c_str(), &st) == 0) return st.st_dev == dev_ && st.st_ino == ino_;
+    // Gone. Any other failure (EACCES, EIO on a soft NFS mount) says nothing about the file,
+    // which may well be ours still: "not held" would make callers abandon it.
+    if (errno == ENOENT || errno == ENOTDIR) return false;
+    throw SystemError("cannot check lock file " + path_, errno);
 }
 
 // An unnamed file in the lock's directory (O_TMPFILE), or none where the filesystem or kernel

@@ -71,7 +71,8 @@ class LockFile {
     bool held_by_us() const;
     // held_by_us(), and the lock file is still the one we linked: nobody removed it meanwhile
     // (Filelock's unlock(true), a force release, a take-over of what looked like a dead owner).
-    // One lstat().
+    // One lstat(); on NFS it sees another client's removal once the attribute cache does.
+    // Throws SystemError when lstat() fails other than with ENOENT/ENOTDIR.
     bool held_and_linked() const;
 
     // Fencing: call right after an acquisition. Advances the counter file fence_path(path())
