@@ -10,6 +10,7 @@
 extern "C" {
 #include "Zend/zend_attributes.h"
 #include "Zend/zend_exceptions.h"
+#include "main/fopen_wrappers.h"
 #include "ext/pdo/php_pdo_driver.h"
 #include "ext/spl/spl_exceptions.h"
 }
@@ -207,9 +208,17 @@ ZEND_METHOD(Nativelock_FileBackend, __construct) {
         zend_argument_value_error(1, "must be a directory, \"\" given");
         RETURN_THROWS();
     }
+    // A relative directory is made absolute now (PHP's working directory, as fopen() would use
+    // it): a lock's later checks and its release must find its file after any chdir().
+    char absolute[MAXPATHLEN];
+    const char *given = ZSTR_VAL(directory);
+    if (given[0] != '/' && !(given = expand_filepath(given, absolute))) {
+        zend_argument_value_error(1, "must be a directory path that can be made absolute");
+        RETURN_THROWS();
+    }
     BackendConfig &config = config_of(Z_OBJ_P(ZEND_THIS));
     NL_TRY
-    std::string dir(ZSTR_VAL(directory), ZSTR_LEN(directory));
+    std::string dir(given);
     // Lock files are "<directory>/<mapped name>.lock", as Filelock::$lockpath . name makes them.
     if (dir.back() != '/') dir.push_back('/');
     config.directory = std::move(dir);
