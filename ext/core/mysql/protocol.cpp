@@ -194,6 +194,11 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
     auto started = Deadline::Clock::now();
     std::optional<long long> rowless_holder;
     auto rowless_since = started;
+    // Sleeps, then lets the next pause grow (1 ms doubling up to 50 ms).
+    auto back_off = [&](double seconds) {
+        sleep_seconds(seconds);
+        pause = std::min(pause * 2, 0.05);
+    };
     while (!take_get_lock(name)) {
         auto now = Deadline::Clock::now();
         double waited = std::chrono::duration<double>(now - started).count();
@@ -214,23 +219,20 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
             // go, and we wait up to the caller's deadline.
             if (took_over) {
                 if (waited <= 0.05) {
-                    sleep_seconds(pause);
-                    pause = std::min(pause * 2, 0.05);
+                    back_off(pause);
                     continue;
                 }
                 const long long victim = previous_holder();
                 if (still_holds(name, victim)) {
                     if (waited > 5.0 || kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
                     kill_session(victim);
-                    sleep_seconds(pause);
-                    pause = std::min(pause * 2, 0.05);
+                    back_off(pause);
                     continue;
                 }
             }
             if (deadline.expired()) throw LockTimeout("timeout");
             check_interrupt();
-            sleep_seconds(deadline.remaining_seconds(pause));
-            pause = std::min(pause * 2, 0.05);
+            back_off(deadline.remaining_seconds(pause));
             continue;
         }
         if (waited > 5.0) throw AcquireFailed(kHolderDoesNotTerminate);
@@ -253,12 +255,11 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                 victim = id;
             }
         }
-        if (victim && waited > 0.05 && still_holds(name, *victim)) {
+        if (victim && still_holds(name, *victim)) {  // a victim is named only after 50 ms
             if (kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
             kill_session(*victim);
         }
-        sleep_seconds(pause);
-        pause = std::min(pause * 2, 0.05);
+        back_off(pause);
     }
     return true;
 }
