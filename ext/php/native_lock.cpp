@@ -472,6 +472,9 @@ class Wait {
     // The fencing token drawn with the acquisition by the backend's own acquire (Redis plain),
     // else 0 (the caller draws it).
     virtual long long token() const { return 0; }
+    // When the TTL of what it acquired started, if the backend's wait knows it better than
+    // "when the wait returned" (a Redis hand-over sets it before the grant reaches us).
+    virtual std::optional<nativelock::renew::Instant> held_since() const { return std::nullopt; }
 };
 
 class RedisPlainWait : public Wait {
@@ -495,6 +498,9 @@ class RedisPlainWait : public Wait {
         }
     }
     long long token() const override { return wait_.token(); }
+    std::optional<nativelock::renew::Instant> held_since() const override {
+        return wait_.held_since();
+    }
 
   private:
     std::shared_ptr<const redis::ConnectionParams> params_;
@@ -776,6 +782,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         state->fencing = NATIVELOCK_G(fencing);
         bool got = false;
         long long token = 0;
+        std::optional<nativelock::renew::Instant> held_since;
         if (timeout && *timeout == 0) {
             got = try_once(*state, ttl, shared, token);
         } else {
@@ -787,6 +794,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                 if (attempt != Attempt::Interrupted) {
                     got = attempt == Attempt::Acquired;
                     token = wait->token();
+                    if (got) held_since = wait->held_since();
                     break;
                 }
                 if (sharedlock::has_deferred_throwable()) {
@@ -808,7 +816,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         }
         if (!got) return Outcome::NotAcquired;
         // Its TTL counts from about now (the lease's margin covers the reply's way back).
-        const auto acquired_at = nativelock::renew::Instant::now();
+        const auto acquired_at = held_since.value_or(nativelock::renew::Instant::now());
         if (state->fencing) token = draw_fence_or_give_back(*state, token);
         state->fence = token;
         if (state->config.kind == BackendKind::RedisPlain ||

@@ -78,6 +78,9 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         const bool fencing = NATIVELOCK_G(fencing);
         long long fence = 0;
         bool got;
+        // When the key's TTL started, if the wait knows it (a hand-over may have set it before
+        // the grant reached us).
+        std::optional<nativelock::renew::Instant> held_since;
         if (budget > 0) {
             auto deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
             // The command connection is not closed as idle while the wait lasts, however long:
@@ -105,6 +108,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
                 if (outcome != redis::WaitOutcome::Interrupted) {
                     got = outcome == redis::WaitOutcome::Acquired;
                     fence = wait.token();
+                    if (got) held_since = wait.held_since();
                     break;
                 }
                 AfterInterrupt after = run_pending_interrupts();
@@ -135,7 +139,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         }
         if (!got) return LockOutcome::NotAcquired;
         // Its TTL counts from about now (the lease's margin covers the reply's way back).
-        const auto acquired_at = nativelock::renew::Instant::now();
+        const auto acquired_at = held_since.value_or(nativelock::renew::Instant::now());
         state = &state_of(object);
         state->connection_in_use = redislock_globals().pool.pin(*params);
         state->held = true;

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "common/error.hpp"
@@ -638,6 +639,19 @@ bool client_gone(Connection &observer, long long id) {
     return !client_listed(observer, id);
 }
 
+// The wake channel a queue member names ("<ttl>|<channel>/<wait id>|<value>").
+std::string member_channel(const std::string &member) {
+    std::string channel = member.substr(member.find('|') + 1);
+    channel = channel.substr(0, channel.find('|'));
+    return channel.substr(0, channel.find('/'));
+}
+
+std::string only_member(Connection &observer, const std::string &key) {
+    Reply members = observer.command({"ZRANGE", queue_key(key), "0", "-1"});
+    if (reply_elements(members.get()) != 1) return "";
+    return std::string(reply_string(reply_element(members.get(), 0)));
+}
+
 long long channel_subscribers(Connection &observer, const std::string &channel) {
     Reply r = observer.command({"PUBSUB", "NUMSUB", channel});
     return reply_integer(reply_element(r.get(), 1));
@@ -709,8 +723,7 @@ TEST_F(RedisLockTest, AWaitKeepsItsSubscriberOpenUntilItEnds) {
         Reply members = conn_->command({"ZRANGE", queue_key(key_), "0", "-1"});
         ASSERT_EQ(reply_elements(members.get()), 1u);
         std::string member(reply_string(reply_element(members.get(), 0)));
-        channel = member.substr(member.find('|') + 1);
-        channel = channel.substr(0, channel.find('|'));
+        channel = member_channel(member);
         ASSERT_EQ(channel_subscribers(*conn_, channel), 1);
 
         EXPECT_EQ(subscribers.close_idle(SubscriberPool::Clock::now() + 1h), 0u);
@@ -729,4 +742,207 @@ TEST_F(RedisLockTest, AWaitKeepsItsSubscriberOpenUntilItEnds) {
     for (int i = 0; i < 500 && channel_subscribers(*conn_, channel) > 0; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     EXPECT_EQ(channel_subscribers(*conn_, channel), 0);
+}
+
+// A hand-over grants the queue's head the key for its whole TTL and tells it on its wake
+// channel: the head holds the lock without another call on its command connection (here
+// killed before the release, so any call would fail). A member ahead whose wake channel has no
+// subscriber (its process is gone) is skipped at no cost, even with a pattern subscriber
+// (monitoring) listening to every wake channel.
+TEST_F(RedisLockTest, AGrantedWaiterHoldsTheKeyWithoutAnotherCall) {
+    Connection monitor(server());
+    monitor.send({"PSUBSCRIBE", "nativelock:*"});
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    const std::string dead = "20|nativelock:wake:nobody/0123abcd|dead-value";
+    conn_->command({"ZADD", queue_key(key_), "1", dead});
+    conn_->command({"ZADD", alive_key(key_), "99999999999999", dead});
+    Connection wc(server());
+    const long long wc_id = reply_integer(wc.command({"CLIENT", "ID"}).get());
+    AcquireWait wait(server(), key_, "waiter", 30);
+    auto queued = [this] { return queue_length(*conn_, key_) > 1; };
+    ASSERT_EQ(wait.wait(wc, Deadline::after(10), queued), WaitOutcome::Interrupted);
+
+    // Resumed, the wait renews its place (second in line), then sleeps up to kQueuedPollMs;
+    // meanwhile its command connection is killed and the holder releases.
+    std::thread others([this, wc_id] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        Connection c(server());
+        c.command({"CLIENT", "KILL", "ID", std::to_string(wc_id)});
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        EXPECT_TRUE(release(c, key_, "holder"));
+    });
+    WaitStats stats;
+    const auto started = Clock::now();
+    EXPECT_EQ(wait.wait(wc, Deadline::after(10), nullptr, &stats), WaitOutcome::Acquired);
+    const double took = std::chrono::duration<double>(Clock::now() - started).count();
+    others.join();
+    EXPECT_EQ(stats.notifications, 1);
+    EXPECT_LT(took, 0.4);
+    EXPECT_TRUE(is_held(*conn_, key_, "waiter"));
+    // The waiter's TTL (30 s), not a claim window.
+    EXPECT_GT(reply_integer(conn_->command({"PTTL", key_}).get()), 25000);
+    EXPECT_EQ(queue_length(*conn_, key_), 0);  // the dead member went too
+}
+
+namespace {
+
+// Queues a wait for "waiter" behind "holder", has the key granted to it while the wait is away
+// (interrupted), then taken from it and by "other" before the grant is read.
+void overtake_a_grant(Connection &observer, const std::string &key, Connection &wc,
+                      AcquireWait &wait) {
+    ASSERT_TRUE(try_acquire(observer, key, "holder", 20));
+    auto queued = [&] { return queue_length(observer, key) > 0; };
+    ASSERT_EQ(wait.wait(wc, Deadline::after(10), queued), WaitOutcome::Interrupted);
+    EXPECT_TRUE(release(observer, key, "holder"));  // granted to "waiter", message unread
+    ASSERT_TRUE(is_held(observer, key, "waiter"));
+    observer.command({"DEL", key});                        // taken away (force release) …
+    ASSERT_TRUE(try_acquire(observer, key, "other", 20));  // … and by another
+}
+
+}  // namespace
+
+// A grant that was overtaken (the key was taken from the waiter again before it read the
+// message: a force release, an expiry) is not trusted: the wait's place gets a new id, and the
+// old grant, still in the subscriber, no longer counts.
+TEST_F(RedisLockTest, AGrantOvertakenBeforeItWasReadDoesNotCount) {
+    Connection wc(server());
+    AcquireWait wait(server(), key_, "waiter", 20);
+    overtake_a_grant(*conn_, key_, wc, wait);
+    EXPECT_EQ(wait.wait(wc, Deadline::after(0.3), nullptr), WaitOutcome::TimedOut);
+    EXPECT_TRUE(is_held(*conn_, key_, "other"));
+    EXPECT_EQ(queue_length(*conn_, key_), 0);
+}
+
+// The same, with a signal pending just after the call that found the place gone (and took it
+// again): the new id must already be in force when the wait resumes.
+TEST_F(RedisLockTest, AGrantOvertakenBeforeAnInterruptDoesNotCountAfterIt) {
+    Connection wc(server());
+    AcquireWait wait(server(), key_, "waiter", 20);
+    overtake_a_grant(*conn_, key_, wc, wait);
+    int asked = 0;
+    // Asked before the call, then after it: interrupted right after the call.
+    ASSERT_EQ(wait.wait(wc, Deadline::after(10), [&] { return ++asked == 2; }),
+              WaitOutcome::Interrupted);
+    EXPECT_EQ(wait.wait(wc, Deadline::after(0.3), nullptr), WaitOutcome::TimedOut);
+    EXPECT_TRUE(is_held(*conn_, key_, "other"));
+}
+
+// Waiters with a TTL over kGrantMaxTtlSeconds (and fencing ones) are handed the key for a
+// claim window only, and claim it with their TTL on their next call: one that died meanwhile,
+// unseen by the server, costs at most the window.
+TEST_F(RedisLockTest, AWaiterWithALongTtlIsHandedAClaimWindow) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection wc(server());
+    const long long ttl = kGrantMaxTtlSeconds + 60;
+    AcquireWait wait(server(), key_, "waiter", ttl);
+    auto queued = [this] { return queue_length(*conn_, key_) > 0; };
+    ASSERT_EQ(wait.wait(wc, Deadline::after(10), queued), WaitOutcome::Interrupted);
+    EXPECT_EQ(only_member(*conn_, key_).find('/'), std::string::npos);
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    EXPECT_TRUE(is_held(*conn_, key_, "waiter"));
+    EXPECT_LE(reply_integer(conn_->command({"PTTL", key_}).get()), kClaimWindowMs);
+    EXPECT_EQ(wait.wait(wc, Deadline::after(10), nullptr), WaitOutcome::Acquired);
+    EXPECT_GT(reply_integer(conn_->command({"PTTL", key_}).get()), (ttl - 5) * 1000);
+}
+
+// A call whose reply is lost (a read timeout: here the server is busy with a slow script) may
+// still have queued the wait: the wait then ends queued, and its subscriber is closed.
+TEST_F(RedisLockTest, AWaitWhoseQueueingReplyWasLostClosesItsSubscriber) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    ConnectionParams impatient = server();
+    impatient.read_timeout = 0.2;
+    SubscriberPool subscribers;
+    ASSERT_NE(subscribers.get(impatient, [] { return false; }),
+              nullptr);  // before the server is busy
+    bool threw = false;
+    {
+        Connection wc(impatient);
+        AcquireWait wait(impatient, key_, "waiter", 30, &subscribers);
+        bool first = true;
+        ASSERT_EQ(wait.wait(wc, Deadline::after(10), [&] { return std::exchange(first, false); }),
+                  WaitOutcome::Interrupted);
+        std::thread busy([] {
+            Connection b(server());
+            b.command({"EVAL",
+                       "local s = redis.call('time') while true do local t = redis.call('time') "
+                       "if (t[1] - s[1]) * 1000000 + (t[2] - s[2]) > 500000 then break end end "
+                       "return 1",
+                       "0"});
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        try {
+            wait.wait(wc, Deadline::after(10), nullptr);
+        } catch (const ConnectionError &) {
+            threw = true;
+        }
+        busy.join();
+    }
+    ASSERT_TRUE(threw);
+    EXPECT_EQ(subscribers.size(), 0u);
+    EXPECT_EQ(queue_length(*conn_, key_), 1);                           // the script ran after all
+    EXPECT_NE(only_member(*conn_, key_).find('/'), std::string::npos);  // one that takes grants
+    for (int i = 0;
+         i < 500 && channel_subscribers(*conn_, member_channel(only_member(*conn_, key_))) > 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    EXPECT_FALSE(is_held(*conn_, key_, "waiter"));  // skipped, not granted
+}
+
+// A wait that ends while still queued (an exception on its command connection) closes its
+// subscriber: the place it leaves behind is skipped by the next hand-over, not granted.
+TEST_F(RedisLockTest, AWaitEndingQueuedClosesItsSubscriber) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    SubscriberPool subscribers;
+    std::string channel;
+    {
+        Connection wc(server());
+        AcquireWait wait(server(), key_, "stranded", 20, &subscribers);
+        auto queued = [this] { return queue_length(*conn_, key_) > 0; };
+        ASSERT_EQ(wait.wait(wc, Deadline::after(10), queued), WaitOutcome::Interrupted);
+        channel = member_channel(only_member(*conn_, key_));
+        ASSERT_EQ(channel_subscribers(*conn_, channel), 1);
+    }  // destroyed without leave_queue()
+    EXPECT_EQ(subscribers.size(), 0u);
+    EXPECT_EQ(queue_length(*conn_, key_), 1);  // its place stays until its lease runs out
+    for (int i = 0; i < 500 && channel_subscribers(*conn_, channel) > 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(channel_subscribers(*conn_, channel), 0);
+    ThreadWaiter live(key_, "live", 10);
+    wait_for_queue(*conn_, key_, 2);
+    const auto released = Clock::now();
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    live.thread.join();
+    EXPECT_EQ(live.outcome, WaitOutcome::Acquired);
+    EXPECT_LT(std::chrono::duration<double>(live.got - released).count(), 0.3);
+    EXPECT_EQ(queue_length(*conn_, key_), 0);
+}
+
+// A forked child closes its copy of every subscriber's socket at once: a child that lives on
+// must not keep its parent's subscription (and with it a queued place) alive on the server.
+TEST_F(RedisLockTest, AForkedChildDoesNotKeepItsParentsSubscriptionOpen) {
+    SubscriberPool subscribers;
+    Subscriber *sub = subscribers.get(server(), [] { return false; });
+    ASSERT_NE(sub, nullptr);
+    const std::string channel = sub->channel;
+    ASSERT_EQ(channel_subscribers(*conn_, channel), 1);
+    int gate[2];
+    ASSERT_EQ(::pipe(gate), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // Lives on until the parent has looked.
+        char byte;
+        ::close(gate[1]);
+        (void)!::read(gate[0], &byte, 1);
+        ::_exit(0);
+    }
+    ::close(gate[0]);
+    subscribers.drop(server());  // the parent's copy
+    for (int i = 0; i < 500 && channel_subscribers(*conn_, channel) > 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(channel_subscribers(*conn_, channel), 0);
+    ::close(gate[1]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status));
 }

@@ -172,6 +172,14 @@ Connection::~Connection() {
     if (ctx_) redisFree(ctx_);
 }
 
+void Connection::close_inherited_socket() noexcept {
+    broken_ = true;
+    if (ctx_ && ctx_->fd >= 0) {
+        ::close(ctx_->fd);
+        ctx_->fd = -1;  // redisFree() then closes nothing
+    }
+}
+
 void Connection::set_read_timeout(double seconds) {
     if (!ctx_ || seconds == read_timeout_) return;
     if (redisSetTimeout(ctx_, to_timeval(seconds)) != REDIS_OK) fail("cannot set the read timeout");

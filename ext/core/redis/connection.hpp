@@ -47,6 +47,9 @@ class Connection {
     // Closes the socket without sending anything (no QUIT): safe in a forked child, where the
     // socket is shared with the parent.
     ~Connection();
+    // In a forked child: closes the child's copy of the socket (nothing is sent, the parent's
+    // session goes on) and marks the connection broken. Async-signal-safe (atfork handlers).
+    void close_inherited_socket() noexcept;
 
     const ConnectionParams &params() const { return params_; }
     pid_t owner_pid() const { return pid_; }

@@ -1,7 +1,11 @@
 #include "redis/lock.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
+#include <mutex>
+#include <set>
 #include <thread>
 #include <string>
 #include <vector>
@@ -16,7 +20,13 @@ namespace nativelock::redis {
 //
 // The queue scripts share two pieces: prune() drops waiters whose lease ran out (server time;
 // TIME before writes needs effects replication on servers older than 5),
-// and handoff() gives the key to a waiter: its member is "<ttl>|<wake channel>|<value>".
+// and handoff() gives the key to a waiter. Its member is "<ttl>|<wake channel>|<value>". A
+// waiter that takes grants names its channel as "<channel>/<wait id>": if <channel> has a
+// subscriber on this server (PUBSUB NUMSUB: exact subscribers only, and a count of 0 publishes
+// nothing that a replica could deliver), the key is set to its value with its whole TTL and
+// "+<wait id>|<value>" is published; none (its process is gone): the next waiter is tried. A
+// member without a wait id (polling alone, fencing, a long TTL, an older nativelock) gets the
+// key for a claim window and its value on its channel. A malformed member is dropped.
 #define NL_QUEUE_LUA                                                                            \
     "local function prune() "                                                                   \
     "if redis.replicate_commands then redis.replicate_commands() end "                          \
@@ -29,9 +39,15 @@ namespace nativelock::redis {
     "local function handoff(head, claim) "                                                      \
     "local ttl, channel, value = string.match(head, \"^(%d+)|([^|]*)|(.*)$\") "                 \
     "redis.call(\"zrem\",KEYS[2],head) redis.call(\"zrem\",KEYS[3],head) "                      \
-    "if not value then return false end "                                                       \
+    "if not value or #ttl > 10 or tonumber(ttl) < 1 then return false end "                     \
+    "local base, id = string.match(channel, \"^(.+)/(%w+)$\") "                                 \
+    "if id then "                                                                               \
+    "if redis.call(\"pubsub\",\"numsub\",base)[2] == 0 then return false end "                  \
+    "redis.call(\"set\",KEYS[1],value,\"px\",ttl .. \"000\") "                                  \
+    "redis.call(\"publish\",base,\"+\" .. id .. \"|\" .. value) "                               \
+    "return true end "                                                                          \
     "redis.call(\"set\",KEYS[1],value,\"px\",math.min(tonumber(claim),tonumber(ttl)*1000)) "    \
-    "redis.call(\"publish\",channel,value) "                                                    \
+    "if channel ~= \"-\" then redis.call(\"publish\",channel,value) end "                       \
     "return true end "
 
 const Script kReleaseScript = {NL_QUEUE_LUA
@@ -46,12 +62,13 @@ const Script kReleaseScript = {NL_QUEUE_LUA
                                "end "
                                "redis.call(\"del\",KEYS[1]) "
                                "return 1",
-                               "909b1ce223433dc09e8a2ca9df4109d0114d1f45"};
+                               "39467a842df4b74eac50f2573e54865a55d7b924"};
 
 // KEYS=key,queue,alive,fence ARGV=value,ttl s,member,lease ms,ticket ("" at first),claim ms,
 // fencing ("1"/"0"). → {1} (fencing: {1, token}) acquired (the key was free and nobody queued
-// ahead, or it was handed to us: claimed with our TTL); → {0, pttl, ticket, place}: queued (placed
-// or renewed; place 0 is the head). A free key with a live queue ahead of us is handed to the
+// ahead, or it was handed to us: claimed with our TTL); → {0, pttl, ticket, place, present}:
+// queued (place 0 is the head; present 1: our member was still in the queue, so nothing was
+// handed to it since our last call). A free key with a live queue ahead of us is handed to the
 // queue's head.
 const Script kQueuedAcquireScript = {
     NL_QUEUE_LUA
@@ -78,12 +95,14 @@ const Script kQueuedAcquireScript = {
     "if ticket == \"\" then "
     "ticket = string.format(\"%.0f\", tonumber(t[1]) * 1000000 + tonumber(t[2])) "
     "end "
+    "local present = redis.call(\"zscore\",KEYS[2],ARGV[3]) and 1 or 0 "
     "redis.call(\"zadd\",KEYS[2],ticket,ARGV[3]) "
     "redis.call(\"zadd\",KEYS[3],now + tonumber(ARGV[4]),ARGV[3]) "
     "redis.call(\"pexpire\",KEYS[2],4 * tonumber(ARGV[4])) "
     "redis.call(\"pexpire\",KEYS[3],4 * tonumber(ARGV[4])) "
-    "return {0, redis.call(\"pttl\",KEYS[1]), ticket, redis.call(\"zrank\",KEYS[2],ARGV[3])}",
-    "cdb7cdfe215acac2730b7bad7717c72b834417f5"};
+    "return {0, redis.call(\"pttl\",KEYS[1]), ticket, redis.call(\"zrank\",KEYS[2],ARGV[3]), "
+    "present}",
+    "39724798f03a381e4c2f2a60a08885ecb5ca58c7"};
 
 // KEYS=key,queue,alive,fence ARGV=value,member,ttl s,mode,claim ms,fencing: leaves the queue. A
 // key handed to us meanwhile is kept ("keep": claimed with our TTL, → 1, fencing: → its token) or
@@ -106,7 +125,7 @@ const Script kLeaveQueueScript = {
     "end "
     "redis.call(\"del\",KEYS[1]) "
     "return 2",
-    "bfed06780f060640faa96e97130114bf558326ce"};
+    "a93dc10885003542f540f05b234e3dab53523e99"};
 
 #undef NL_QUEUE_LUA
 
@@ -289,6 +308,40 @@ bool force_release(Connection &conn, std::string_view key) {
     return reply_integer(r.get()) > 0;
 }
 
+namespace {
+
+// The live subscribers, for the atfork child handler. Guarded by a mutex that fork() itself
+// takes (prepare) and releases (parent, child), so the child never inherits it locked.
+std::mutex subscribers_mutex;
+std::set<Subscriber *> &live_subscribers() {
+    static auto *live = new std::set<Subscriber *>();  // never destroyed: atfork may run late
+    return *live;
+}
+
+void close_subscribers_in_child() noexcept {
+    for (Subscriber *sub : live_subscribers())
+        if (sub->conn) sub->conn->close_inherited_socket();
+    subscribers_mutex.unlock();
+}
+
+std::once_flag subscribers_atfork_registered;
+
+}  // namespace
+
+Subscriber::Subscriber() {
+    std::call_once(subscribers_atfork_registered, [] {
+        pthread_atfork([] { subscribers_mutex.lock(); }, [] { subscribers_mutex.unlock(); },
+                       close_subscribers_in_child);
+    });
+    std::lock_guard<std::mutex> guard(subscribers_mutex);
+    live_subscribers().insert(this);
+}
+
+Subscriber::~Subscriber() {
+    std::lock_guard<std::mutex> guard(subscribers_mutex);
+    live_subscribers().erase(this);
+}
+
 Subscriber *SubscriberPool::get(const ConnectionParams &params,
                                 const std::function<bool()> &interrupted) {
     const std::string &key = params.pool_key();
@@ -366,7 +419,8 @@ int WakeChannel::interval_ms(bool head, long long wake_in_ms, const Deadline &de
 }
 
 WakeWait WakeChannel::sleep(Subscriber *sub, std::string_view value, int wait_ms,
-                            const std::function<bool()> &interrupted, WaitStats &stats) {
+                            const std::function<bool()> &interrupted, WaitStats &stats,
+                            std::string_view grant) {
     WakeWait result = WakeWait::Elapsed;
     if (!sub) {
         // Polling alone: wait on the command connection's socket, which stays silent.
@@ -377,11 +431,13 @@ WakeWait WakeChannel::sleep(Subscriber *sub, std::string_view value, int wait_ms
             while (result == WakeWait::Elapsed) {
                 Reply m = sub->conn->buffered_reply();
                 if (m) {
-                    // Only a wake for our own value counts; others are stale, or a nested
-                    // wait's (that one polls).
-                    if (is_message(m.get()) && reply_elements(m.get()) >= 3 &&
-                        reply_string(reply_element(m.get(), 2)) == value)
-                        result = WakeWait::Woken;
+                    // Only a wake or a grant for this wait counts; others are stale, or a
+                    // nested wait's (that one polls, or finds the key ours on its next call).
+                    if (is_message(m.get()) && reply_elements(m.get()) >= 3) {
+                        std::string_view said = reply_string(reply_element(m.get(), 2));
+                        if (said == value) result = WakeWait::Woken;
+                        if (!grant.empty() && said == grant) result = WakeWait::Granted;
+                    }
                     continue;
                 }
                 int left = until.remaining_ms(wait_ms);
@@ -394,7 +450,7 @@ WakeWait WakeChannel::sleep(Subscriber *sub, std::string_view value, int wait_ms
             subscribers_->drop(params_);
         }
     }
-    if (result == WakeWait::Woken) {
+    if (result == WakeWait::Woken || result == WakeWait::Granted) {
         ++stats.notifications;
         poll_ms_ = 5;
     } else {
@@ -415,9 +471,23 @@ AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::s
       fence_(fence_key(key_)),
       wake_(params, subscribers) {}
 
+AcquireWait::~AcquireWait() {
+    if (!queued_) return;
+    try {
+        wake_.drop_subscriber();
+    } catch (...) {
+    }
+}
+
+void AcquireWait::new_id() {
+    id_ = random::hex_token(8);
+    grant_.assign("+").append(id_).append("|").append(value_);
+}
+
 bool AcquireWait::leave_queue_keeping(Connection &conn) {
     if (!queued_) return false;
     const std::string claim = std::to_string(kClaimWindowMs);
+    sent_ = renew::Instant::now();
     Reply r = run_script(conn, kLeaveQueueScript, {key_, queue_, alive_, fence_},
                          {value_, member_, ttl_, "keep", claim, fencing_ ? "1" : "0"});
     queued_ = false;
@@ -443,6 +513,7 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
     if (!first_attempt_done_) {
         first_attempt_done_ = true;
         ++st.attempts;
+        sent_ = renew::Instant::now();
         if (fencing_) {
             token_ = try_acquire_fenced(conn, key_, value_, ttl_seconds_);
             if (token_ > 0) return WaitOutcome::Acquired;
@@ -453,20 +524,36 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
     }
     const std::string lease = std::to_string(kWaiterLeaseMs);
     const std::string claim = std::to_string(kClaimWindowMs);
+    bool rejoin = false;
     for (;;) {
         if (interrupted && interrupted()) return WaitOutcome::Interrupted;
         // Subscribed before joining the queue, so a hand-over to us cannot go unseen.
         bool was_interrupted = false;
         Subscriber *sub = wake_.subscriber(interrupted, was_interrupted);
         if (was_interrupted) return WaitOutcome::Interrupted;
+        // Grants (the whole TTL at once) only without fencing (its token needs a call anyway)
+        // and for TTLs up to kGrantMaxTtlSeconds: a waiter whose death the server cannot see
+        // (a stopped process, a lost host) costs at most that if its turn comes.
+        const bool takes_grants = sub && !fencing_ && ttl_seconds_ <= kGrantMaxTtlSeconds;
+        if (takes_grants && id_.empty()) new_id();
         std::string member = ttl_ + "|";
-        member.append(WakeChannel::channel(sub)).append("|").append(value_);
-        // A new wake channel (the subscriber was replaced): the old place goes; a key handed to
-        // it meanwhile is ours.
+        if (takes_grants) {
+            member.append(sub->channel).append("/").append(id_);
+        } else {
+            member.append(WakeChannel::channel(sub));
+        }
+        member.append("|").append(value_);
+        // A new member (the subscriber was replaced, or a new id): the old place goes; a key
+        // handed to it meanwhile is ours.
         if (queued_ && member != member_ && leave_queue_keeping(conn)) return WaitOutcome::Acquired;
         member_ = std::move(member);
 
         ++st.attempts;
+        const bool was_queued = queued_;
+        // Queued from the moment the script is sent: if its reply is lost (a timeout), the
+        // place may exist, and ~AcquireWait must close the subscriber it names.
+        queued_ = true;
+        sent_ = renew::Instant::now();
         Reply r = run_script(conn, kQueuedAcquireScript, {key_, queue_, alive_, fence_},
                              {value_, ttl_, member_, lease, ticket_, claim, fencing_ ? "1" : "0"});
         if (reply_elements(r.get()) >= 1 && reply_integer(reply_element(r.get(), 0)) == 1) {
@@ -484,19 +571,38 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
             reply_elements(r.get()) >= 2 ? reply_integer(reply_element(r.get(), 1)) : -1;
         if (reply_elements(r.get()) >= 3)
             ticket_ = std::string(reply_string(reply_element(r.get(), 2)));
+        if (was_queued && !id_.empty() && reply_elements(r.get()) >= 5 &&
+            reply_integer(reply_element(r.get(), 4)) == 0) {
+            // Our place was gone (handed the key, which was then taken from us again: a force
+            // release, an expiry; or pruned): a grant for it may still be on its way, or unread.
+            // A new id makes it stale, at once (before anything can return): the next call
+            // replaces the member, keeping the place (ticket).
+            new_id();
+            rejoin = true;
+        }
         if (deadline.expired()) {
             // The final attempt was the one above; whatever was handed over since is ours.
             return leave_queue_keeping(conn) ? WaitOutcome::Acquired : WaitOutcome::TimedOut;
         }
         if (interrupted && interrupted()) return WaitOutcome::Interrupted;
+        if (rejoin) {
+            rejoin = false;
+            continue;
+        }
 
         const bool head = reply_elements(r.get()) >= 4 &&
                           reply_is_integer(reply_element(r.get(), 3)) &&
                           reply_integer(reply_element(r.get(), 3)) == 0;
         int wait_ms = wake_.interval_ms(head, pttl, deadline);
         if (pttl == -2) wait_ms = 0;  // gone meanwhile: try again at once
-        if (wake_.sleep(sub, value_, wait_ms, interrupted, st) == WakeWait::Interrupted)
-            return WaitOutcome::Interrupted;
+        WakeWait woke = wake_.sleep(sub, value_, wait_ms, interrupted, st,
+                                    takes_grants ? std::string_view(grant_) : std::string_view());
+        if (woke == WakeWait::Interrupted) return WaitOutcome::Interrupted;
+        // Granted: the key is ours with our TTL.
+        if (woke == WakeWait::Granted) {
+            queued_ = false;
+            return WaitOutcome::Acquired;
+        }
     }
 }
 

@@ -5,10 +5,14 @@
 //   - a waiter that finds the key taken enters a FIFO queue beside it (a sorted set
 //     queue_key(key), ordered by arrival on the server's clock) and keeps a lease on its place
 //     (alive_key(key)); a waiter whose lease ran out (it died) is dropped by the next script;
-//   - a release with a live queue does not free the key: it hands it to the queue's head
-//     (SET key <head's value> PX <claim window>) and PUBLISHes on the head's wake channel,
-//     so exactly one waiter wakes and nobody barges past the queue; the head claims the key
-//     (its own TTL) on its next script call. A head that died costs one claim window.
+//   - a release with a live queue does not free the key: it hands it to the queue's head,
+//     so exactly one waiter wakes and nobody barges past the queue. If the head's wake channel
+//     has a subscriber (PUBSUB NUMSUB), the key is set to the head's value with the head's TTL
+//     and the grant is PUBLISHed: the head holds it as soon as the message arrives, without
+//     another round trip. No subscriber (its process is gone): the next waiter is tried. A
+//     waiter polling alone, a fencing waiter, or one whose TTL exceeds kGrantMaxTtlSeconds is
+//     handed the key for a claim window (kClaimWindowMs) and claims it with its TTL on its
+//     next call.
 //   Clients of the original protocol cannot be queued: they take a free key with SET NX and
 //   free it with DEL, which the queue's head notices on its next poll (at most 100 ms).
 #pragma once
@@ -23,6 +27,7 @@
 
 #include "common/deadline.hpp"
 #include "common/idle_pool.hpp"
+#include "common/renewer.hpp"
 #include "redis/connection.hpp"
 #include "redis/params.hpp"
 
@@ -41,6 +46,9 @@ std::string fence_key(std::string_view key);
 // place in the queue lasts without a renewal (every poll renews it).
 constexpr long long kClaimWindowMs = 500;
 constexpr long long kWaiterLeaseMs = 2000;
+// The longest TTL a hand-over grants at once (waiters with longer TTLs, and fencing waiters,
+// are handed the key for a claim window and claim it with a call).
+constexpr long long kGrantMaxTtlSeconds = 60;
 // How often a waiter behind the head renews its place (the head polls 5 → 100 ms).
 constexpr int kQueuedPollMs = 500;
 
@@ -108,7 +116,16 @@ enum class WaitOutcome { Acquired, TimedOut, Interrupted };
 
 // The connection a process's waiters are woken on: subscribed to a channel of its own (one per
 // process and server), kept across waits and requests.
+// A wake-up subscription. Every live one is known process-wide: in the child of a fork() its
+// socket is closed at once (pthread_atfork). A child that lives on must not keep its parent's
+// subscriptions open on the server, where a hand-over would take one for a live waiter after
+// the parent died.
 struct Subscriber {
+    Subscriber();
+    ~Subscriber();
+    Subscriber(const Subscriber &) = delete;
+    Subscriber &operator=(const Subscriber &) = delete;
+
     std::unique_ptr<Connection> conn;
     std::string channel;
     bool subscribed = false;
@@ -147,7 +164,7 @@ class SubscriberPool {
 // What the queued waits of every lock format share: the wake-up subscriber (pinned for the whole
 // wait, also while `interrupted` handed control back: a signal handler's own lock() sweeps the
 // same pool), polling alone once it failed, and the sleep between attempts.
-enum class WakeWait { Woken, Elapsed, Interrupted };
+enum class WakeWait { Woken, Granted, Elapsed, Interrupted };
 class WakeChannel {
   public:
     // `subscribers` may be null (a pool of this wait's own).
@@ -166,11 +183,16 @@ class WakeChannel {
     // a wake, doubling to 100 ms), or until `wake_in_ms` (an expiry; ignored if negative) if
     // sooner; the others kQueuedPollMs (they only renew their place); never past the deadline.
     int interval_ms(bool head, long long wake_in_ms, const Deadline &deadline) const;
-    // Sleeps up to wait_ms or until a message on `sub` names `value` (others are stale, or a
-    // nested wait's, and skipped); without a subscriber it just sleeps. A subscriber that fails
-    // is dropped from the pool. Counts wakes in `stats`.
+    // Sleeps up to wait_ms or until a message on `sub` is `value` (Woken: try again) or, if
+    // given, `grant` (Granted: the key is ours); others are stale, or a nested wait's, and
+    // skipped. Without a subscriber it just sleeps. A subscriber that fails is dropped from the
+    // pool. Counts wakes in `stats`.
     WakeWait sleep(Subscriber *sub, std::string_view value, int wait_ms,
-                   const std::function<bool()> &interrupted, WaitStats &stats);
+                   const std::function<bool()> &interrupted, WaitStats &stats,
+                   std::string_view grant = {});
+    // Closes the subscriber (a wait that could not leave the queue: a hand-over to its place
+    // then reaches nobody and goes to the next waiter).
+    void drop_subscriber() { subscribers_->drop(params_); }
 
   private:
     ConnectionParams params_;
@@ -200,8 +222,17 @@ class AcquireWait {
     AcquireWait(const ConnectionParams &params, std::string key, std::string value,
                 long long ttl_seconds, SubscriberPool *subscribers = nullptr, bool fencing = false);
 
+    // A wait still queued when it ends (an exception, a fork) closes its subscriber: the
+    // place it leaves behind until its lease runs out is then skipped by a hand-over.
+    ~AcquireWait();
+    AcquireWait(const AcquireWait &) = delete;
+    AcquireWait &operator=(const AcquireWait &) = delete;
+
     // The fencing token of the acquisition (0 without fencing or before it acquired).
     long long token() const { return token_; }
+    // After Acquired: a moment no later than the one the key's TTL started from (the send of
+    // the command that set it, or for a hand-over the send of our last call before it).
+    const renew::Instant &held_since() const { return sent_; }
 
     // `conn` is the command connection; it may differ between calls (fetch it again from the
     // pool after running user code).
@@ -215,6 +246,7 @@ class AcquireWait {
   private:
     // Leaves the queue; true if the key was handed to us meanwhile (then it is claimed).
     bool leave_queue_keeping(Connection &conn);
+    void new_id();
 
     bool fencing_;
     long long token_ = 0;
@@ -226,8 +258,14 @@ class AcquireWait {
     std::string alive_;
     std::string fence_;
     WakeChannel wake_;
-    std::string member_;  // "<ttl>|<wake channel>|<value>": what a release needs to hand over
+    std::string member_;  // "<ttl>|<wake channel>[/<id>]|<value>": what a hand-over needs
     std::string ticket_;  // our place: arrival time on the server's clock, kept across polls
+    // This wait's id in its member and its grant message ("+<id>|<value>"): a grant meant for
+    // an earlier wait with the same value, or for this one before the key was taken from it
+    // again, must not count. A new id whenever our place may have been handed over unseen.
+    std::string id_;
+    std::string grant_;
+    renew::Instant sent_;  // when the last command that could acquire was sent
     bool queued_ = false;
     bool first_attempt_done_ = false;
 };
