@@ -103,6 +103,24 @@ void wait_for_queue(Connection &c, const std::string &key, long long n) {
     for (int i = 0; i < 400 && queue_length(c, key) < n; ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
+
+// The wake channel a queue member names ("<ttl>|<channel>/<wait id>|<value>").
+std::string member_channel(const std::string &member) {
+    std::string channel = member.substr(member.find('|') + 1);
+    channel = channel.substr(0, channel.find('|'));
+    return channel.substr(0, channel.find('/'));
+}
+
+std::string only_member(Connection &observer, const std::string &key) {
+    Reply members = observer.command({"ZRANGE", queue_key(key), "0", "-1"});
+    if (reply_elements(members.get()) != 1) return "";
+    return std::string(reply_string(reply_element(members.get(), 0)));
+}
+
+long long channel_subscribers(Connection &observer, const std::string &channel) {
+    Reply r = observer.command({"PUBSUB", "NUMSUB", channel});
+    return reply_integer(reply_element(r.get(), 1));
+}
 }  // namespace
 
 // A release hands the key to the waiter that came first, never frees it for a newcomer, and
@@ -142,35 +160,97 @@ TEST_F(RedisLockTest, WaitersAreServedInArrivalOrder) {
     }
 }
 
-// A waiter that died in the queue costs at most one claim window once its place comes; one
-// whose lease ran out is dropped without costing anything.
+// A waiter that died in the queue (its wake channel has no subscriber left) is skipped at no
+// cost, in either member format; one that is still subscribed but never claims (stopped) costs
+// at most one claim window once its place comes (a member without a wait id); one whose lease
+// ran out is dropped without costing anything.
 TEST_F(RedisLockTest, DeadWaitersDoNotBlockTheQueue) {
-    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
-    // A dead waiter's place, ahead of everyone: a live lease, a wake channel nobody reads.
-    const std::string dead = "20|nativelock:wake:nobody|dead-value";
-    conn_->command({"ZADD", queue_key(key_), "1", dead});
-    conn_->command({"ZADD", alive_key(key_), "99999999999999", dead});
-    ThreadWaiter live(key_, "live", 10);
-    wait_for_queue(*conn_, key_, 2);
-    auto released = Clock::now();
-    EXPECT_TRUE(release(*conn_, key_, "holder"));
-    live.thread.join();
-    double took = std::chrono::duration<double>(live.got - released).count();
-    EXPECT_EQ(live.outcome, WaitOutcome::Acquired);
-    EXPECT_GE(took, kClaimWindowMs / 1000.0 * 0.8);
-    EXPECT_LT(took, kClaimWindowMs / 1000.0 + 1.0);
+    auto handed_within = [this](const std::string &member, double at_least, double below) {
+        conn_->command({"DEL", key_});
+        ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+        conn_->command({"ZADD", queue_key(key_), "1", member});
+        conn_->command({"ZADD", alive_key(key_), "99999999999999", member});
+        ThreadWaiter live(key_, "live", 10);
+        wait_for_queue(*conn_, key_, 2);
+        const auto released = Clock::now();
+        EXPECT_TRUE(release(*conn_, key_, "holder"));
+        live.thread.join();
+        const double took = std::chrono::duration<double>(live.got - released).count();
+        EXPECT_EQ(live.outcome, WaitOutcome::Acquired) << member;
+        EXPECT_GE(took, at_least) << member;
+        EXPECT_LT(took, below) << member;
+    };
+    const double window = kClaimWindowMs / 1000.0;
+    handed_within("20|nativelock:wake:nobody|dead-value", 0, 0.3);
+    handed_within("20|nativelock:wake:nobody/0123abcd|dead-value", 0, 0.3);
+    Connection stuck(server());
+    stuck.send({"SUBSCRIBE", "nativelock:wake:stuck"});
+    for (int i = 0; i < 100 && channel_subscribers(*conn_, "nativelock:wake:stuck") == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    handed_within("20|nativelock:wake:stuck|stuck-value", window * 0.8, window + 1.0);
     // A lease that ran out: dropped by the next script, no cost.
     conn_->command({"DEL", key_});
     ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    const std::string dead = "20|nativelock:wake:stuck|dead-value";
     conn_->command({"ZADD", queue_key(key_), "1", dead});
     conn_->command({"ZADD", alive_key(key_), "1", dead});
     ThreadWaiter second(key_, "second", 10);
     wait_for_queue(*conn_, key_, 1);
-    released = Clock::now();
+    const auto released = Clock::now();
     EXPECT_TRUE(release(*conn_, key_, "holder"));
     second.thread.join();
     EXPECT_EQ(second.outcome, WaitOutcome::Acquired);
     EXPECT_LT(std::chrono::duration<double>(second.got - released).count(), 0.3);
+}
+
+// Members no nativelock writes (a TTL of 0, with a leading zero, or too long; no value) are
+// dropped by the hand-over, which goes on to the next waiter instead of failing halfway.
+TEST_F(RedisLockTest, MalformedMembersAreDroppedByTheHandOver) {
+    Connection listening(server());  // their channel has a subscriber: they are not skipped
+    listening.send({"SUBSCRIBE", "nativelock:wake:x"});
+    for (int i = 0; i < 100 && channel_subscribers(*conn_, "nativelock:wake:x") == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    int score = 1;
+    for (const char *member : {"0|nativelock:wake:x/ab|v", "020|nativelock:wake:x/ab|v",
+                               "12345678901|nativelock:wake:x|v", "20|nativelock:wake:x", "junk"}) {
+        const std::string place = std::to_string(score++);
+        conn_->command({"ZADD", queue_key(key_), place, member});
+        conn_->command({"ZADD", alive_key(key_), "99999999999999", member});
+    }
+    ThreadWaiter live(key_, "live", 10);
+    wait_for_queue(*conn_, key_, 6);
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    live.thread.join();
+    EXPECT_EQ(live.outcome, WaitOutcome::Acquired);
+    EXPECT_EQ(queue_length(*conn_, key_), 0);
+}
+
+// A releaser whose ACL refuses PUBSUB cannot tell a live waiter from a dead one: it hands over
+// as before grants existed (a claim window, the value on the channel), and the waiter claims.
+TEST_F(RedisLockTest, AReleaserRefusedPubsubHandsOverForAClaimWindow) {
+    Reply acl = conn_->command(
+        {"ACL", "SETUSER", "nl-core-no-pubsub", "on", ">secret", "~*", "&*", "+@all", "-pubsub"});
+    if (reply_is_error(acl.get())) GTEST_SKIP() << "no ACL: " << reply_string(acl.get());
+    struct DropUser {
+        Connection &c;
+        ~DropUser() { c.command({"ACL", "DELUSER", "nl-core-no-pubsub"}); }
+    } drop_user{*conn_};
+    ConnectionParams limited = server();
+    limited.username = "nl-core-no-pubsub";
+    limited.password = "secret";
+    limited.has_password = true;
+    Connection releaser(limited);
+    ASSERT_TRUE(try_acquire(releaser, key_, "holder", 20));
+    ThreadWaiter live(key_, "live", 10);
+    wait_for_queue(*conn_, key_, 1);
+    ASSERT_NE(only_member(*conn_, key_).find('/'), std::string::npos);
+    const auto released = Clock::now();
+    EXPECT_TRUE(release(releaser, key_, "holder"));
+    EXPECT_LE(reply_integer(conn_->command({"PTTL", key_}).get()), kClaimWindowMs);
+    live.thread.join();
+    EXPECT_EQ(live.outcome, WaitOutcome::Acquired);
+    EXPECT_LT(std::chrono::duration<double>(live.got - released).count(), 0.3);
 }
 
 // A waiter that gives up (deadline) leaves the queue; a key handed to it at that moment is
@@ -637,24 +717,6 @@ bool client_gone(Connection &observer, long long id) {
     for (int i = 0; i < 500 && client_listed(observer, id); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     return !client_listed(observer, id);
-}
-
-// The wake channel a queue member names ("<ttl>|<channel>/<wait id>|<value>").
-std::string member_channel(const std::string &member) {
-    std::string channel = member.substr(member.find('|') + 1);
-    channel = channel.substr(0, channel.find('|'));
-    return channel.substr(0, channel.find('/'));
-}
-
-std::string only_member(Connection &observer, const std::string &key) {
-    Reply members = observer.command({"ZRANGE", queue_key(key), "0", "-1"});
-    if (reply_elements(members.get()) != 1) return "";
-    return std::string(reply_string(reply_element(members.get(), 0)));
-}
-
-long long channel_subscribers(Connection &observer, const std::string &channel) {
-    Reply r = observer.command({"PUBSUB", "NUMSUB", channel});
-    return reply_integer(reply_element(r.get(), 1));
 }
 
 }  // namespace

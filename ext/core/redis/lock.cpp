@@ -18,15 +18,16 @@ namespace nativelock::redis {
 
 // Digests are checked against SCRIPT LOAD by tests/core/redis_lock_test.cpp.
 //
-// The queue scripts share two pieces: prune() drops waiters whose lease ran out (server time;
-// TIME before writes needs effects replication on servers older than 5),
-// and handoff() gives the key to a waiter. Its member is "<ttl>|<wake channel>|<value>". A
-// waiter that takes grants names its channel as "<channel>/<wait id>": if <channel> has a
-// subscriber on this server (PUBSUB NUMSUB: exact subscribers only, and a count of 0 publishes
-// nothing that a replica could deliver), the key is set to its value with its whole TTL and
-// "+<wait id>|<value>" is published; none (its process is gone): the next waiter is tried. A
-// member without a wait id (polling alone, fencing, a long TTL, an older nativelock) gets the
-// key for a claim window and its value on its channel. A malformed member is dropped.
+// The queue scripts share three pieces: prune() drops waiters whose lease ran out (server time;
+// TIME before writes needs effects replication on servers older than 5), listeners() counts a
+// wake channel's subscribers on this server (PUBSUB NUMSUB: exact subscribers only; nil where
+// the server refuses it: an ACL, a renamed command), and handoff() gives the key to a waiter.
+// Its member is "<ttl>|<wake channel>|<value>"; a waiter that takes grants names its channel
+// as "<channel>/<wait id>". A channel without subscribers (the waiter's process is gone): the
+// next waiter is tried, at no cost. A waiter that takes grants, with a subscriber: the key is
+// set to its value with its whole TTL and "+<wait id>|<value>" is published. Any other (polling
+// alone, fencing, a long TTL, an older nativelock; or NUMSUB refused): the key for a claim
+// window and its value on its channel. A malformed member is dropped.
 #define NL_QUEUE_LUA                                                                            \
     "local function prune() "                                                                   \
     "if redis.replicate_commands then redis.replicate_commands() end "                          \
@@ -36,18 +37,25 @@ namespace nativelock::redis {
     "for _,m in ipairs(dead) do redis.call(\"zrem\",KEYS[2],m) redis.call(\"zrem\",KEYS[3],m) " \
     "end "                                                                                      \
     "return t, now end "                                                                        \
+    "local function listeners(channel) "                                                        \
+    "local r = redis.pcall(\"pubsub\",\"numsub\",channel) "                                     \
+    "if type(r) ~= \"table\" or r.err then return nil end "                                     \
+    "return tonumber(r[2]) end "                                                                \
     "local function handoff(head, claim) "                                                      \
     "local ttl, channel, value = string.match(head, \"^(%d+)|([^|]*)|(.*)$\") "                 \
     "redis.call(\"zrem\",KEYS[2],head) redis.call(\"zrem\",KEYS[3],head) "                      \
-    "if not value or #ttl > 10 or tonumber(ttl) < 1 then return false end "                     \
+    "if not value or #ttl > 10 or string.sub(ttl,1,1) == \"0\" then return false end "          \
     "local base, id = string.match(channel, \"^(.+)/(%w+)$\") "                                 \
-    "if id then "                                                                               \
-    "if redis.call(\"pubsub\",\"numsub\",base)[2] == 0 then return false end "                  \
+    "local target = base or channel "                                                           \
+    "local n = nil "                                                                            \
+    "if channel ~= \"-\" then n = listeners(target) end "                                       \
+    "if n == 0 then return false end "                                                          \
+    "if id and n then "                                                                         \
     "redis.call(\"set\",KEYS[1],value,\"px\",ttl .. \"000\") "                                  \
     "redis.call(\"publish\",base,\"+\" .. id .. \"|\" .. value) "                               \
     "return true end "                                                                          \
     "redis.call(\"set\",KEYS[1],value,\"px\",math.min(tonumber(claim),tonumber(ttl)*1000)) "    \
-    "if channel ~= \"-\" then redis.call(\"publish\",channel,value) end "                       \
+    "if channel ~= \"-\" then redis.call(\"publish\",target,value) end "                        \
     "return true end "
 
 const Script kReleaseScript = {NL_QUEUE_LUA
@@ -62,7 +70,7 @@ const Script kReleaseScript = {NL_QUEUE_LUA
                                "end "
                                "redis.call(\"del\",KEYS[1]) "
                                "return 1",
-                               "39467a842df4b74eac50f2573e54865a55d7b924"};
+                               "1ec0fb003f9d6fd83eb8d96ee614449f4da9d945"};
 
 // KEYS=key,queue,alive,fence ARGV=value,ttl s,member,lease ms,ticket ("" at first),claim ms,
 // fencing ("1"/"0"). → {1} (fencing: {1, token}) acquired (the key was free and nobody queued
@@ -102,7 +110,7 @@ const Script kQueuedAcquireScript = {
     "redis.call(\"pexpire\",KEYS[3],4 * tonumber(ARGV[4])) "
     "return {0, redis.call(\"pttl\",KEYS[1]), ticket, redis.call(\"zrank\",KEYS[2],ARGV[3]), "
     "present}",
-    "39724798f03a381e4c2f2a60a08885ecb5ca58c7"};
+    "d14c9eb81c9e2d512f981a2e20b594342020f558"};
 
 // KEYS=key,queue,alive,fence ARGV=value,member,ttl s,mode,claim ms,fencing: leaves the queue. A
 // key handed to us meanwhile is kept ("keep": claimed with our TTL, → 1, fencing: → its token) or
@@ -125,7 +133,7 @@ const Script kLeaveQueueScript = {
     "end "
     "redis.call(\"del\",KEYS[1]) "
     "return 2",
-    "a93dc10885003542f540f05b234e3dab53523e99"};
+    "42f2cfb6e5934cc8511a4927c32914954d82deea"};
 
 #undef NL_QUEUE_LUA
 

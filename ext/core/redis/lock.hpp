@@ -115,11 +115,10 @@ struct WaitStats {
 enum class WaitOutcome { Acquired, TimedOut, Interrupted };
 
 // The connection a process's waiters are woken on: subscribed to a channel of its own (one per
-// process and server), kept across waits and requests.
-// A wake-up subscription. Every live one is known process-wide: in the child of a fork() its
-// socket is closed at once (pthread_atfork). A child that lives on must not keep its parent's
-// subscriptions open on the server, where a hand-over would take one for a live waiter after
-// the parent died.
+// process and server), kept across waits and requests. Every live one is known process-wide: in the
+// child of a fork() its socket is closed at once (pthread_atfork). A child that lives on must not
+// keep its parent's subscriptions open on the server, where a hand-over would take one for a live
+// waiter after the parent died.
 struct Subscriber {
     Subscriber();
     ~Subscriber();
