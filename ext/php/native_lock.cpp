@@ -815,7 +815,8 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
             }
         }
         if (!got) return Outcome::NotAcquired;
-        // Its TTL counts from about now (the lease's margin covers the reply's way back).
+        // Its TTL counts from when the wait says it was set, else from about now (the lease's
+        // margin covers the reply's way back).
         const auto acquired_at = held_since.value_or(nativelock::renew::Instant::now());
         if (state->fencing) token = draw_fence_or_give_back(*state, token);
         state->fence = token;

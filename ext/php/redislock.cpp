@@ -138,7 +138,8 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
             }
         }
         if (!got) return LockOutcome::NotAcquired;
-        // Its TTL counts from about now (the lease's margin covers the reply's way back).
+        // Its TTL counts from when the wait says it was set, else from about now (the lease's
+        // margin covers the reply's way back).
         const auto acquired_at = held_since.value_or(nativelock::renew::Instant::now());
         state = &state_of(object);
         state->connection_in_use = redislock_globals().pool.pin(*params);
