@@ -97,6 +97,100 @@ TEST(MysqlProtocol, SharedSessionUsesThePackagesOrderInThreeStatements) {
     EXPECT_NE(s.sql[1].find("UPDATE `shared_locks` SET `lock_acquired` = true"), std::string::npos);
 }
 
+// A shared session (a PDO) that finds the lock taken waits in line in GET_LOCK like a session of
+// our own, and claims the row while holding the grant: no RELEASE_LOCK between the grant and the
+// row (a newcomer could barge there), and LAST_INSERT_ID() is never touched.
+TEST(MysqlProtocol, SharedSessionWaitsInLineAndClaimsTheRowOnTheGrant) {
+    for (bool row_stands : {true, false}) {
+        ScriptedSession s;
+        s.exclusive_ = false;
+        int inserts = 0;
+        s.answer = [&](const std::string &sql, const std::vector<Param> &params) -> Result {
+            EXPECT_EQ(sql.find("LAST_INSERT_ID"), std::string::npos) << sql;
+            if (sql.rfind("INSERT", 0) == 0) {
+                // The first INSERT registers the row (the package's order); the second claims it.
+                if (++inserts == 1 && row_stands) throw SqlError(1062, "23000", "Duplicate entry");
+                return affected(1);
+            }
+            if (sql.rfind("UPDATE", 0) == 0) return affected(0);  // GET_LOCK(name, 0) taken
+            if (sql.rfind("DELETE", 0) == 0) return affected(1);
+            // A probe (GET_LOCK(name, 0)) finds it taken; the wait in line is granted.
+            if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value(params.size() == 1 ? "0" : "1");
+            ADD_FAILURE() << "unexpected " << sql;
+            return Result();
+        };
+        Protocol p(s, QuoteStyle::Default);
+        p.lock("a", nativelock::Deadline::after(5), 10);
+        std::vector<std::string> expected_kinds =
+            row_stands
+                ? std::vector<std::string>{"INSERT", "SELECT GET_LOCK", "SELECT GET_LOCK", "INSERT"}
+                : std::vector<std::string>{"INSERT", "UPDATE", "DELETE", "SELECT GET_LOCK",
+                                           "INSERT"};
+        ASSERT_EQ(s.sql.size(), expected_kinds.size()) << row_stands;
+        for (std::size_t i = 0; i < s.sql.size(); ++i)
+            EXPECT_EQ(s.sql[i].rfind(expected_kinds[i], 0), 0u) << row_stands << ": " << s.sql[i];
+        // The claim marks the row acquired in the INSERT itself.
+        EXPECT_NE(s.sql.back().find("connection_id(), true)"), std::string::npos);
+    }
+}
+
+// A shared session that meets a row while GET_LOCK is free judges the row as a session of our
+// own does: taken over only if stale (its holder gone, or past its TTL), never because its text
+// is our spelling (that is for a waiter granted after waiting); else GET_LOCK is given back and
+// the row-first path decides.
+TEST(MysqlProtocol, SharedSessionMeetingARowWithGetLockFreeTakesItOnlyIfStale) {
+    for (bool stale : {true, false}) {
+        ScriptedSession s;
+        s.exclusive_ = false;
+        s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
+            if (sql.rfind("INSERT", 0) == 0) throw SqlError(1062, "23000", "Duplicate entry");
+            if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value("1");
+            if (sql.rfind("UPDATE", 0) == 0) {
+                EXPECT_EQ(sql.find("BINARY"), std::string::npos) << sql;
+                return affected(stale ? 1 : 0);
+            }
+            if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
+            // The row-first path's one attempt (timeout 0): its row check.
+            if (sql.rfind("SELECT", 0) == 0) return value("5");
+            ADD_FAILURE() << "unexpected " << sql;
+            return Result();
+        };
+        Protocol p(s, QuoteStyle::Default);
+        if (stale) {
+            p.lock("a", nativelock::Deadline::after(0), 10);
+            ASSERT_EQ(s.sql.size(), 3u);  // INSERT, GET_LOCK(name, 0), the take-over
+        } else {
+            EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
+            ASSERT_GE(s.sql.size(), 4u);
+            EXPECT_EQ(s.sql[3].rfind("SELECT RELEASE_LOCK", 0), 0u) << "GET_LOCK given back";
+        }
+    }
+}
+
+// A waiter granted GET_LOCK whose INSERT met a row that was gone by its UPDATE (a newcomer on a
+// shared session withdrew it) inserts again instead of giving its place in the queue away.
+TEST(MysqlProtocol, GrantedWaiterInsertsAgainWhenTheRowItMetIsWithdrawn) {
+    ScriptedSession s;
+    int inserts = 0;
+    s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
+        if (sql.rfind("INSERT", 0) == 0) {
+            ++inserts;
+            if (inserts == 1) throw SqlError(1048, "23000", "Column cannot be null");  // busy
+            if (inserts == 2) throw SqlError(1062, "23000", "Duplicate entry");  // a newcomer's
+            return affected(1);
+        }
+        if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value("1");
+        if (sql.rfind("UPDATE", 0) == 0) return affected(0);  // withdrawn meanwhile
+        ADD_FAILURE() << "unexpected " << sql;
+        return Result();
+    };
+    Protocol p(s, QuoteStyle::Default);
+    p.lock("a", nativelock::Deadline::after(5), 10);
+    ASSERT_EQ(s.sql.size(), 5u);
+    EXPECT_EQ(s.sql[3].rfind("UPDATE", 0), 0u);
+    EXPECT_EQ(s.sql[4].rfind("INSERT", 0), 0u);
+}
+
 TEST(MysqlProtocol, AnsiQuoteStyle) {
     ScriptedSession s;
     s.answer = [](const std::string &, const std::vector<Param> &) { return granted(); };
@@ -512,11 +606,16 @@ TEST_F(MysqlServer, TakeOverDoesNotKillASessionHoldingGetLockBriefly) {
 // Waiters queue in the server: a release hands the lock to the oldest waiter, and a newcomer
 // that arrives just as the holder releases does not barge past it (repeated: the row-first
 // protocol lost this race now and then, between the woken waiter's probe and its INSERT).
-TEST_F(MysqlServer, ReleaseHandsOffToTheOldestWaiterAndNewcomersDoNotBarge) {
+// The queue of a hot lock: waiters get it in the order they came, and a newcomer right after a
+// release gets nothing. `shared`: the first waiter and the newcomer run on sessions shared with
+// the application (as a PDO's), which wait in the same line.
+void expect_fifo_without_barging(bool shared) {
     NativeSession a(server()), b(server()), c(server()), d(server());
-    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default), pc(c, QuoteStyle::Default),
-        pd(d, QuoteStyle::Default);
-    std::string n = name("fifo");
+    SharedView shared_b(b), shared_d(d);
+    Protocol pa(a, QuoteStyle::Default), pc(c, QuoteStyle::Default);
+    Protocol pb(shared ? static_cast<Session &>(shared_b) : b, QuoteStyle::Default);
+    Protocol pd(shared ? static_cast<Session &>(shared_d) : d, QuoteStyle::Default);
+    std::string n = std::string(shared ? "fifo-shared-" : "fifo-") + std::to_string(::getpid());
     int barged = 0;
     for (int round = 0; round < 20; ++round) {
         pa.lock(n, Deadline::after(0), 30);
@@ -548,6 +647,14 @@ TEST_F(MysqlServer, ReleaseHandsOffToTheOldestWaiterAndNewcomersDoNotBarge) {
         EXPECT_EQ(std::string(order.begin(), order.end()), "bc") << "round " << round;
     }
     EXPECT_EQ(barged, 0) << "a newcomer took the lock past a waiting queue";
+}
+
+TEST_F(MysqlServer, ReleaseHandsOffToTheOldestWaiterAndNewcomersDoNotBarge) {
+    expect_fifo_without_barging(false);
+}
+
+TEST_F(MysqlServer, SharedSessionsWaitInTheSameLineAndDoNotBarge) {
+    expect_fifo_without_barging(true);
 }
 
 // A waiter granted GET_LOCK writes its row before lock() returns; if a row stands (the holder's
@@ -741,9 +848,9 @@ TEST_F(MysqlServer, RowlessHolderIsKilledUnderThePackagesRule) {
     EXPECT_TRUE(pb.unlock(n));
 }
 
-// The row-first path (a session shared with the application, as a PDO's) waits for a rowless
-// holder up to the caller's deadline when kills are off, and leaves no row behind.
-TEST_F(MysqlServer, RowFirstPathWaitsForARowlessHolderUntilTheDeadline) {
+// A session shared with the application (as a PDO's) waits for a rowless holder up to the
+// caller's deadline when kills are off, and leaves no row behind.
+TEST_F(MysqlServer, SharedSessionWaitsForARowlessHolderUntilTheDeadline) {
     NativeSession holder(server()), b(server()), probe(server());
     std::string n = name("rowless-pdo");
     holder.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
@@ -804,10 +911,16 @@ TEST_F(MysqlServer, AHolderOfAnotherCharacterSetKeepsItsRow) {
 }
 
 // The row-first path (kills off) waits for GET_LOCK with its row standing; if a waiter granted
-// GET_LOCK takes that row meanwhile, it starts over instead of waiting for ever.
+// GET_LOCK takes that row meanwhile, it starts over instead of waiting for ever. A waiter goes
+// there after a slice in line when the row it meets is past its TTL: here a dead holder's, while
+// a rowless session holds GET_LOCK.
 TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
+    auto dead = std::make_unique<NativeSession>(server());
     NativeSession m(server()), r(server()), x(server());
     std::string n = name("row-taken");
+    Protocol(*dead, QuoteStyle::Default).lock(n, Deadline::after(0), 1);
+    dead.reset();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2200));      // its row is past its TTL
     m.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);  // a rowless holder
     SharedView view(r);
     Protocol pr(view, QuoteStyle::Default), px(x, QuoteStyle::Default);
@@ -824,7 +937,15 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
         }
         r_took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // r's row stands
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    NativeSession probe(server());
+    EXPECT_EQ(probe
+                  .execute("SELECT NOT lock_acquired AND created + ttl > unix_timestamp() + 500 "
+                           "FROM shared_locks WHERE name = ?",
+                           {Param::str(n)}, true, false)
+                  .value,
+              std::optional<std::string>("1"))
+        << "r took the stale row over and waits on the row-first path";
     std::thread xt([&] {
         px.lock(n, Deadline::after(8), 600);  // waits in GET_LOCK, first in line
         std::this_thread::sleep_for(std::chrono::milliseconds(300));

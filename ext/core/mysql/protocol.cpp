@@ -55,6 +55,8 @@ constexpr const char *kHolderDoesNotTerminate =
 
 // The longest server-side wait between two looks at the caller's interrupted().
 constexpr double kInterruptSliceSeconds = 0.2;
+// Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand.
+constexpr int kClaimAttempts = 3;
 
 }  // namespace
 
@@ -271,17 +273,6 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
 // seen, so only the take-over is tried.
 bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
                                           bool granted_after_waiting) {
-    if (!row_stands) {
-        try {
-            Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
-                               q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
-                               ") VALUES (?, unix_timestamp(), ?, connection_id(), true)",
-                           {Param::str(name), Param::integer(ttl)});
-            if (r.affected == 1) return true;
-        } catch (const SqlError &e) {
-            if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
-        }
-    }
     // Granted after waiting, GET_LOCK decides for an unmarked row of our very spelling: one a
     // client of the package's order inserted before its own GET_LOCK, which now waits for ours.
     // Any other row is taken only when stale by its own holder's GET_LOCK (a dead session's).
@@ -295,14 +286,33 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
             "(NOT " + q_acquired_ + " AND BINARY CAST(" + q_name_ + " AS CHAR) = BINARY ?) OR ";
         params.push_back(Param::str(name));
     }
-    Result r =
-        run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " + q_created_ +
-                " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = true, " + q_name_ +
-                " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ + " <> connection_id() AND (" +
-                ours_by_spelling + q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" +
-                q_acquired_ + " AND " + row_holder_gone(q_name_, q_conn_) + "))",
-            params);
-    return r.affected == 1;
+    // Granted after waiting, the row met by the INSERT may be gone by the UPDATE: a newcomer on
+    // a shared session (a PDO) registers its row first and withdraws it when it finds GET_LOCK
+    // taken. Then the INSERT is tried again (a few times: each try needs another newcomer in
+    // that very gap), instead of giving the grant back and losing our place in the queue.
+    for (int attempt = 0;; ++attempt) {
+        if (!row_stands) {
+            try {
+                Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ +
+                                   ", " + q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
+                                   ") VALUES (?, unix_timestamp(), ?, connection_id(), true)",
+                               {Param::str(name), Param::integer(ttl)});
+                if (r.affected == 1) return true;
+            } catch (const SqlError &e) {
+                if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
+            }
+        }
+        Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " +
+                           q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
+                           " = true, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                           " <> connection_id() AND (" + ours_by_spelling + q_created_ + " + " +
+                           q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ + " AND " +
+                           row_holder_gone(q_name_, q_conn_) + "))",
+                       params);
+        if (r.affected == 1) return true;
+        if (!granted_after_waiting || attempt == kClaimAttempts - 1) return false;
+        row_stands = false;
+    }
 }
 
 static bool is_lock_error(std::exception_ptr failure) {
@@ -334,11 +344,38 @@ static bool is_lock_error(std::exception_ptr failure) {
     std::rethrow_exception(failure);
 }
 
-// A session of our own waits in GET_LOCK itself: MariaDB grants a released user lock to its
-// oldest waiter, and a release (DELETE + RELEASE_LOCK in one statement) hands the lock straight
-// to that waiter, so a newcomer's GET_LOCK(name, 0) fails while anyone waits and nobody barges
-// past the queue. The row follows GET_LOCK. What this path does not handle (a holder past its
-// TTL, a row of a client using the package's order, our own session holding the name, a
+// The first attempt on a shared session (a PDO), which must leave the application's
+// LAST_INSERT_ID() alone: the package's order, the row and then GET_LOCK(name, 0) marking it
+// (two round trips). If GET_LOCK is taken (a waiter is being handed the lock, or a session holds
+// it without a row), the row is withdrawn and the caller waits in line. If a row stands, a probe
+// of GET_LOCK tells, as the INSERT with GET_LOCK does on a session of our own, whether anyone
+// holds the lock: if not, the caller judges the row holding GET_LOCK (a dead holder's is taken
+// over; one of a client between its INSERT and its GET_LOCK is left alone).
+Protocol::FirstTry Protocol::try_in_package_order(const std::string &name, long long ttl) {
+    if (!register_row(name, ttl)) {
+        Result probe = run("SELECT GET_LOCK(?, 0)", {Param::str(name)});
+        if (!probe.value) throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
+        return *probe.value == "1" ? FirstTry::HoldingBesideARow : FirstTry::Taken;
+    }
+    bool got = false;
+    std::exception_ptr failure;
+    try {
+        got = take_get_lock(name);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    if (failure) give_back_then_rethrow([&] { deregister(name); }, failure);
+    if (got) return FirstTry::Acquired;
+    deregister(name);
+    return FirstTry::Taken;
+}
+
+// A waiter waits in GET_LOCK itself: MariaDB grants a released user lock to its oldest waiter,
+// and a release (DELETE + RELEASE_LOCK in one statement) hands the lock straight to that
+// waiter, so a newcomer's GET_LOCK(name, 0) fails while anyone waits and nobody barges past the
+// queue. The row follows GET_LOCK. A shared session (a PDO) waits in the same line; only its
+// first attempt differs (try_in_package_order). What this path does not handle (a holder past
+// its TTL, a row of a client using the package's order, our own session holding the name, a
 // session holding GET_LOCK with no row for a second) goes to the row-first path (Fallback),
 // holding nothing.
 Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &deadline,
@@ -351,26 +388,38 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     // LAST_INSERT_ID(expr) reports GET_LOCK's result besides. (INSERT … SELECT … WHERE
     // GET_LOCK() would say the same, at several times the cost on MyISAM.)
     bool holding = false, row_stands = false, granted_after_waiting = false;
-    try {
-        Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
-                           q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
-                           ") VALUES (?, unix_timestamp(), ?, connection_id(), "
-                           "IF(LAST_INSERT_ID(GET_LOCK(?, 0)) = 1, true, NULL))",
-                       {Param::str(name), Param::integer(ttl), Param::str(name)});
-        if (r.affected == 1 && r.insert_id == 1) return Queued::Acquired;
-        // A table whose lock_acquired takes NULL (not the package's): the row is not ours.
-        if (r.affected == 1)
-            run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                    " = connection_id() AND " + q_acquired_ + " IS NULL",
-                {Param::str(name)});
-    } catch (const SqlError &e) {
-        if (e.code() == kErBadNull) {
-            // GET_LOCK is taken: wait in line below.
-        } else if (e.code() == kErDupEntry || (e.code() == 0 && e.sqlstate() == "23000")) {
-            // GET_LOCK was granted before the duplicate row was found.
-            holding = row_stands = true;
-        } else {
-            throw;
+    if (!session_.exclusive()) {
+        switch (try_in_package_order(name, ttl)) {
+            case FirstTry::Acquired:
+                return Queued::Acquired;
+            case FirstTry::HoldingBesideARow:
+                holding = row_stands = true;
+                break;
+            case FirstTry::Taken:
+                break;  // wait in line below
+        }
+    } else {
+        try {
+            Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
+                               q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
+                               ") VALUES (?, unix_timestamp(), ?, connection_id(), "
+                               "IF(LAST_INSERT_ID(GET_LOCK(?, 0)) = 1, true, NULL))",
+                           {Param::str(name), Param::integer(ttl), Param::str(name)});
+            if (r.affected == 1 && r.insert_id == 1) return Queued::Acquired;
+            // A table whose lock_acquired takes NULL (not the package's): the row is not ours.
+            if (r.affected == 1)
+                run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
+                        " = connection_id() AND " + q_acquired_ + " IS NULL",
+                    {Param::str(name)});
+        } catch (const SqlError &e) {
+            if (e.code() == kErBadNull) {
+                // GET_LOCK is taken: wait in line below.
+            } else if (e.code() == kErDupEntry || (e.code() == 0 && e.sqlstate() == "23000")) {
+                // GET_LOCK was granted before the duplicate row was found.
+                holding = row_stands = true;
+            } else {
+                throw;
+            }
         }
     }
     // The session GET_LOCK was granted on: a claim that ran on a replaced session (a silent
@@ -502,9 +551,7 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
     auto check_interrupt = [&] {
         if (interrupted && interrupted()) throw WaitInterrupted("interrupted");
     };
-    if (session_.exclusive() &&
-        lock_queued(name, deadline, ttl, check_interrupt) == Queued::Acquired)
-        return;
+    if (lock_queued(name, deadline, ttl, check_interrupt) == Queued::Acquired) return;
     double instant_backoff = 0.001;
     for (;;) {
         // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own,
