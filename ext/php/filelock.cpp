@@ -225,6 +225,34 @@ void forget_stat_cache(bool clear_realpath_cache) {
     php_clear_stat_cache(clear_realpath_cache, nullptr, 0);
 }
 
+// Whether `path` is the key PHP's realpath cache files it under: absolute, with no empty, "."
+// or ".." component and no trailing slash (a relative path is keyed by the cwd it was
+// resolved in).
+bool is_realpath_cache_key(const std::string &path) {
+    if (path.empty() || path[0] != '/' || path.back() == '/') return false;
+    std::size_t start = 1;
+    while (start <= path.size()) {
+        std::size_t end = path.find('/', start);
+        if (end == std::string::npos) end = path.size();
+        const std::string_view part(path.data() + start, end - start);
+        if (part.empty() || part == "." || part == "..") return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+// After the lock file was removed. The original's unlink() emptied PHP's whole realpath cache
+// (a walk over all its buckets, on every unlock); only the lock file's own entry can have gone
+// stale (realpath() would still resolve the removed file), so only it is dropped when its key
+// is known.
+void forget_lock_file(const std::string &path) {
+    if (is_realpath_cache_key(path)) {
+        php_clear_stat_cache(true, path.data(), path.size());
+    } else {
+        forget_stat_cache(true);
+    }
+}
+
 }  // namespace
 
 // The owner record Filelock writes, for the native API's FileBackend (native_lock.cpp).
@@ -246,12 +274,14 @@ ZEND_METHOD(Filelock, __construct) {
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     auto &state = from_object(object)->state;
     bool was_held = false;
+    std::string released_path;
     nativelock::php::PendingError error;
     try {
         std::string path = nativelock::file::lock_file_path(
             std::string_view(ZSTR_VAL(lockpath), ZSTR_LEN(lockpath)),
             std::string_view(ZSTR_VAL(name), ZSTR_LEN(name)));
         if (state.lock && state.lock->held_by_us()) {
+            released_path = state.lock->path();
             state.lock->release();
             was_held = true;
         }
@@ -263,7 +293,7 @@ ZEND_METHOD(Filelock, __construct) {
     zend_string_release(lockpath);
     if (was_held) {
         untrack(object);
-        forget_stat_cache(true);
+        forget_lock_file(released_path);
     }
     if (error) {
         nativelock::php::throw_pending_error(error, nullptr, nullptr);
@@ -442,6 +472,7 @@ ZEND_METHOD(Filelock, unlock) {
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     LockFile *lock = lock_of(object);
     if (!lock) RETURN_THROWS();
+    const std::string path = lock->path();
     NL_TRY
     if (forced) {
         lock->force_release();
@@ -450,7 +481,7 @@ ZEND_METHOD(Filelock, unlock) {
     }
     NL_CATCH(nullptr, "Filelock::unlock()")
     untrack(object);
-    forget_stat_cache(true);
+    forget_lock_file(path);
 }
 
 ZEND_METHOD(Filelock, getFencingToken) {

@@ -6,6 +6,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <utility>
@@ -150,6 +151,19 @@ bool LockFile::held_and_linked() const {
     throw SystemError("cannot check lock file " + path_, errno);
 }
 
+// Whether /proc/thread-self/fd is there to link unnamed files through: asked once per process
+// (a Filelock object is often made per lock call). Should /proc go away later, the link fails
+// and the attempt falls back to a named temp file (attempt()).
+static bool proc_fd_links_usable() {
+    static std::atomic<int> usable{-1};
+    int known = usable.load(std::memory_order_relaxed);
+    if (known < 0) {
+        known = ::access("/proc/thread-self/fd", X_OK) == 0 ? 1 : 0;
+        usable.store(known, std::memory_order_relaxed);
+    }
+    return known == 1;
+}
+
 // An unnamed file in the lock's directory (O_TMPFILE), or none where the filesystem or kernel
 // has no such thing, or where /proc (through which it is linked) is not mounted.
 UniqueFd LockFile::open_unnamed() {
@@ -157,7 +171,7 @@ UniqueFd LockFile::open_unnamed() {
     if (unnamed_ < 0) {
         // Shared filesystems: the named temp file and its link count are what makes the protocol
         // safe there (a lost reply to link() is told apart by the count).
-        unnamed_ = on_local_filesystem() && ::access("/proc/thread-self/fd", X_OK) == 0 ? 1 : 0;
+        unnamed_ = on_local_filesystem() && proc_fd_links_usable() ? 1 : 0;
         if (unnamed_ == 0) return UniqueFd();
     }
     UniqueFd fd(::open(directory_of(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, kRecordMode));
