@@ -55,10 +55,8 @@ constexpr const char *kHolderDoesNotTerminate =
 
 // The longest server-side wait between two looks at the caller's interrupted().
 constexpr double kInterruptSliceSeconds = 0.2;
-// Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand,
-// and the pause before the last.
+// Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand.
 constexpr int kClaimAttempts = 3;
-constexpr double kClaimLastTryPauseSeconds = 0.001;
 
 }  // namespace
 
@@ -270,16 +268,28 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
 
 // With GET_LOCK held: the row becomes ours, marked acquired. A row that stands is taken over
 // only when it is stale: past its TTL, or marked acquired by a session that no longer holds
-// GET_LOCK (it is ours now). A row not marked acquired is left alone, also when we waited in
-// line for GET_LOCK: in the package's model the row is the lock, and a client that registered
-// it (the package's own code, or our row-first path) goes on to take GET_LOCK and mark it; the
-// package's code fails, and keeps GET_LOCK, if its row is taken from it. `row_stands`: a
-// duplicate was just seen, so the first try is the take-over alone.
-bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands) {
-    // The row met may be gone a moment later: a newcomer on a shared session (a PDO) registers
-    // its row first and withdraws it when it finds GET_LOCK taken, within two round trips; a
-    // holder may have just deleted its own. So the INSERT is tried again (a few times, the last
-    // after a short pause) before the grant is given back and our place in line lost.
+// GET_LOCK (it is ours now). A row not marked acquired belongs to a client between its INSERT
+// and its GET_LOCK (the package's order): it is left alone. `row_stands`: a duplicate was just
+// seen, so only the take-over is tried.
+bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
+                                          bool granted_after_waiting) {
+    // Granted after waiting, GET_LOCK decides for an unmarked row of our very spelling: one a
+    // client of the package's order inserted before its own GET_LOCK, which now waits for ours.
+    // Any other row is taken only when stale by its own holder's GET_LOCK (a dead session's).
+    std::vector<Param> params{Param::integer(ttl), Param::str(name), Param::str(name)};
+    std::string ours_by_spelling;
+    if (granted_after_waiting) {
+        // Only a row not marked acquired: a marked one of our spelling may be a live holder's
+        // of another encoding (latin1 'é' reads as our utf8mb4 'é', but is another GET_LOCK);
+        // a marked one whose holder is gone is caught below.
+        ours_by_spelling =
+            "(NOT " + q_acquired_ + " AND BINARY CAST(" + q_name_ + " AS CHAR) = BINARY ?) OR ";
+        params.push_back(Param::str(name));
+    }
+    // Granted after waiting, the row met by the INSERT may be gone by the UPDATE: a newcomer on
+    // a shared session (a PDO) registers its row first and withdraws it when it finds GET_LOCK
+    // taken. Then the INSERT is tried again (a few times: each try needs another newcomer in
+    // that very gap), instead of giving the grant back and losing our place in the queue.
     for (int attempt = 0;; ++attempt) {
         if (!row_stands) {
             try {
@@ -295,13 +305,12 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
         Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " +
                            q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
                            " = true, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                           " <> connection_id() AND (" + q_created_ + " + " + q_ttl_ +
-                           " < unix_timestamp() OR (" + q_acquired_ + " AND " +
+                           " <> connection_id() AND (" + ours_by_spelling + q_created_ + " + " +
+                           q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ + " AND " +
                            row_holder_gone(q_name_, q_conn_) + "))",
-                       {Param::integer(ttl), Param::str(name), Param::str(name)});
+                       params);
         if (r.affected == 1) return true;
-        if (attempt == kClaimAttempts - 1) return false;
-        if (attempt == kClaimAttempts - 2) sleep_seconds(kClaimLastTryPauseSeconds);
+        if (!granted_after_waiting || attempt == kClaimAttempts - 1) return false;
         row_stands = false;
     }
 }
@@ -378,7 +387,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     // ER_BAD_NULL_ERROR in every sql_mode (the column is NOT NULL), so no row is written;
     // LAST_INSERT_ID(expr) reports GET_LOCK's result besides. (INSERT … SELECT … WHERE
     // GET_LOCK() would say the same, at several times the cost on MyISAM.)
-    bool holding = false, row_stands = false;
+    bool holding = false, row_stands = false, granted_after_waiting = false;
     if (!session_.exclusive()) {
         switch (try_in_package_order(name, ttl)) {
             case FirstTry::Acquired:
@@ -428,15 +437,14 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             bool claimed = false;
             std::exception_ptr failure;
             try {
-                claimed = claim_row_holding_get_lock(name, ttl, row_stands);
+                claimed = claim_row_holding_get_lock(name, ttl, row_stands, granted_after_waiting);
                 same_session();
             } catch (...) {
                 failure = std::current_exception();
             }
             if (failure) give_back_then_rethrow(give_back, failure);
             if (claimed) return Queued::Acquired;
-            // What stands is our own row, one a client of the row-first order registered and is
-            // about to lock (the grant given back goes to the next in line, or to its poll),
+            // What stands is our own row, one a client of the package's order is about to lock,
             // or one that only looks ours: connection ids restart with the server, and a row
             // left before a restart may carry our id. The row-first path tells these apart (it
             // looks at the row with GET_LOCK given back).
@@ -470,6 +478,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             granted_on = session_.generation();
             holding = true;
             row_stands = false;
+            granted_after_waiting = true;
             continue;
         }
         // Still taken after a slice: a holder past its TTL, or one with no row, is the
