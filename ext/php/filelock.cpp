@@ -472,7 +472,6 @@ ZEND_METHOD(Filelock, unlock) {
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     LockFile *lock = lock_of(object);
     if (!lock) RETURN_THROWS();
-    const std::string path = lock->path();
     NL_TRY
     if (forced) {
         lock->force_release();
@@ -480,8 +479,8 @@ ZEND_METHOD(Filelock, unlock) {
         lock->release();
     }
     NL_CATCH(nullptr, "Filelock::unlock()")
+    forget_lock_file(lock->path());  // before untrack(): no PHP code has run since lock_of()
     untrack(object);
-    forget_lock_file(path);
 }
 
 ZEND_METHOD(Filelock, getFencingToken) {

@@ -58,6 +58,13 @@ constexpr double kInterruptSliceSeconds = 0.2;
 // Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand.
 constexpr int kClaimAttempts = 3;
 
+// Whether `SELECT GET_LOCK(...)` granted the lock; NULL (an error: the session killed, out of
+// memory) is a failure of the acquisition.
+bool get_lock_granted(const Result &got, const std::string &name) {
+    if (!got.value) throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
+    return *got.value == "1";
+}
+
 }  // namespace
 
 long long ttl_seconds(double seconds) {
@@ -353,9 +360,8 @@ static bool is_lock_error(std::exception_ptr failure) {
 // over; one of a client between its INSERT and its GET_LOCK is left alone).
 Protocol::FirstTry Protocol::try_in_package_order(const std::string &name, long long ttl) {
     if (!register_row(name, ttl)) {
-        Result probe = run("SELECT GET_LOCK(?, 0)", {Param::str(name)});
-        if (!probe.value) throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
-        return *probe.value == "1" ? FirstTry::HoldingBesideARow : FirstTry::Taken;
+        const bool free = get_lock_granted(run("SELECT GET_LOCK(?, 0)", {Param::str(name)}), name);
+        return free ? FirstTry::HoldingBesideARow : FirstTry::Taken;
     }
     bool got = false;
     std::exception_ptr failure;
@@ -382,11 +388,6 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
                                        long long ttl,
                                        const std::function<void()> &check_interrupt) {
     auto give_back = [&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); };
-    // GET_LOCK(name, 0) and, if granted, the row in one statement: one round trip uncontended.
-    // A lock_acquired of NULL (GET_LOCK busy) makes the single-row INSERT fail with
-    // ER_BAD_NULL_ERROR in every sql_mode (the column is NOT NULL), so no row is written;
-    // LAST_INSERT_ID(expr) reports GET_LOCK's result besides. (INSERT … SELECT … WHERE
-    // GET_LOCK() would say the same, at several times the cost on MyISAM.)
     bool holding = false, row_stands = false, granted_after_waiting = false;
     if (!session_.exclusive()) {
         switch (try_in_package_order(name, ttl)) {
@@ -399,6 +400,11 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
                 break;  // wait in line below
         }
     } else {
+        // GET_LOCK(name, 0) and, if granted, the row in one statement: one round trip
+        // uncontended. A lock_acquired of NULL (GET_LOCK busy) makes the single-row INSERT fail
+        // with ER_BAD_NULL_ERROR in every sql_mode (the column is NOT NULL), so no row is
+        // written; LAST_INSERT_ID(expr) reports GET_LOCK's result besides. (INSERT … SELECT …
+        // WHERE GET_LOCK() would say the same, at several times the cost on MyISAM.)
         try {
             Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
                                q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
@@ -469,8 +475,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
         Result got = run("SELECT GET_LOCK(?, ?)",
                          {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
-        if (!got.value) throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
-        if (*got.value == "1") {
+        if (get_lock_granted(got, name)) {
             // The row is written before lock() returns. (Sending it without waiting for the
             // reply saved a round trip of the hand-off, but a row of another spelling, which
             // the table's unique key conflates with ours, may have been written meanwhile by a
@@ -623,7 +628,7 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         auto before = Deadline::Clock::now();
         Result got = run("SELECT GET_LOCK(?, ?)",
                          {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
-        if (got.value && *got.value == "1") {
+        if (get_lock_granted(got, name)) {
             run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
             // GET_LOCK was free although the row stands (its owner is between INSERT and
             // GET_LOCK, or died with lock_acquired unset): back off instead of spinning.
@@ -633,8 +638,6 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
             } else {
                 instant_backoff = 0.001;
             }
-        } else if (!got.value) {
-            throw AcquireFailed("GET_LOCK() failed for lock \"" + name + "\"");
         }
     }
 }
