@@ -3,6 +3,7 @@
 // fails in CI).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
@@ -44,12 +45,14 @@ Result affected(std::uint64_t n) {
     return r;
 }
 
-// What the exclusive session's first INSERT returns when GET_LOCK was granted and the row
-// written (LAST_INSERT_ID(GET_LOCK(…)) = 1 in the OK packet).
+// What the first INSERT returns when GET_LOCK was granted and the row written.
 Result granted() {
-    Result r = affected(1);
-    r.insert_id = 1;
-    return r;
+    return affected(1);
+}
+
+// What the first INSERT fails with while GET_LOCK is taken (IF() evaluates `~0 + 1`).
+SqlError busy() {
+    return SqlError(1690, "22003", "BIGINT UNSIGNED value is out of range in '~0 + 1'");
 }
 
 Result value(const std::string &v) {
@@ -60,123 +63,105 @@ Result value(const std::string &v) {
     return r;
 }
 
+// One statement each way, on a session of our own and on a shared one (a PDO) alike; the
+// first leaves LAST_INSERT_ID() alone (an application's PDO may read it).
 TEST(MysqlProtocol, UncontendedLockAndUnlockTakeTwoStatements) {
-    ScriptedSession s;
-    s.answer = [](const std::string &sql, const std::vector<Param> &) {
-        if (sql.rfind("INSERT", 0) == 0) {
-            Result r = affected(1);
-            r.insert_id = 1;
-            return r;
-        }
-        if (sql.rfind("DELETE", 0) == 0) return affected(1);
-        ADD_FAILURE() << "unexpected " << sql;
-        return Result();
-    };
-    Protocol p(s, QuoteStyle::Default);
-    p.lock("a", nativelock::Deadline::after(5), 10);
-    EXPECT_TRUE(p.unlock("a"));
-    ASSERT_EQ(s.sql.size(), 2u);
-    EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`name`, `created`, `ttl`, "
-                            "`connection_id`, `lock_acquired`)"),
-              std::string::npos);
-    EXPECT_NE(s.sql[0].find("GET_LOCK(?, 0)"), std::string::npos);
-    EXPECT_NE(s.sql[1].find("RELEASE_LOCK(?)"), std::string::npos);
-}
-
-TEST(MysqlProtocol, SharedSessionUsesThePackagesOrderInThreeStatements) {
-    ScriptedSession s;
-    s.exclusive_ = false;
-    s.answer = [](const std::string &sql, const std::vector<Param> &) {
-        EXPECT_EQ(sql.find("LAST_INSERT_ID"), std::string::npos);
-        return affected(1);
-    };
-    Protocol p(s, QuoteStyle::Default);
-    p.lock("a", nativelock::Deadline::after(5), 10);
-    EXPECT_TRUE(p.unlock("a"));
-    ASSERT_EQ(s.sql.size(), 3u);
-    EXPECT_NE(s.sql[1].find("UPDATE `shared_locks` SET `lock_acquired` = true"), std::string::npos);
-}
-
-// A shared session (a PDO) that finds the lock taken waits in line in GET_LOCK like a session of
-// our own, and claims the row while holding the grant: no RELEASE_LOCK between the grant and the
-// row (a newcomer could barge there), and LAST_INSERT_ID() is never touched.
-TEST(MysqlProtocol, SharedSessionWaitsInLineAndClaimsTheRowOnTheGrant) {
-    for (bool row_stands : {true, false}) {
+    for (bool exclusive : {true, false}) {
         ScriptedSession s;
-        s.exclusive_ = false;
-        int inserts = 0;
-        s.answer = [&](const std::string &sql, const std::vector<Param> &params) -> Result {
+        s.exclusive_ = exclusive;
+        s.answer = [](const std::string &sql, const std::vector<Param> &) {
             EXPECT_EQ(sql.find("LAST_INSERT_ID"), std::string::npos) << sql;
-            if (sql.rfind("INSERT", 0) == 0) {
-                // The first INSERT registers the row (the package's order); the second claims it.
-                if (++inserts == 1 && row_stands) throw SqlError(1062, "23000", "Duplicate entry");
-                return affected(1);
-            }
-            if (sql.rfind("UPDATE", 0) == 0) return affected(0);  // GET_LOCK(name, 0) taken
-            if (sql.rfind("DELETE", 0) == 0) return affected(1);
-            // A probe (GET_LOCK(name, 0)) finds it taken; the wait in line is granted.
-            if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value(params.size() == 1 ? "0" : "1");
+            if (sql.rfind("INSERT", 0) == 0 || sql.rfind("DELETE", 0) == 0) return affected(1);
             ADD_FAILURE() << "unexpected " << sql;
             return Result();
         };
         Protocol p(s, QuoteStyle::Default);
         p.lock("a", nativelock::Deadline::after(5), 10);
-        std::vector<std::string> expected_kinds =
-            row_stands
-                ? std::vector<std::string>{"INSERT", "SELECT GET_LOCK", "SELECT GET_LOCK", "INSERT"}
-                : std::vector<std::string>{"INSERT", "UPDATE", "DELETE", "SELECT GET_LOCK",
-                                           "INSERT"};
-        ASSERT_EQ(s.sql.size(), expected_kinds.size()) << row_stands;
-        for (std::size_t i = 0; i < s.sql.size(); ++i)
-            EXPECT_EQ(s.sql[i].rfind(expected_kinds[i], 0), 0u) << row_stands << ": " << s.sql[i];
-        // The claim marks the row acquired in the INSERT itself.
-        EXPECT_NE(s.sql.back().find("connection_id(), true)"), std::string::npos);
+        EXPECT_TRUE(p.unlock("a"));
+        ASSERT_EQ(s.sql.size(), 2u) << exclusive;
+        EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`name`, `created`, `ttl`, "
+                                "`connection_id`, `lock_acquired`)"),
+                  std::string::npos);
+        EXPECT_NE(s.sql[0].find("IF(GET_LOCK(?, 0) = 1, true, ~0 + 1)"), std::string::npos);
+        EXPECT_NE(s.sql[1].find("RELEASE_LOCK(?)"), std::string::npos);
     }
 }
 
-// A shared session that meets a row while GET_LOCK is free judges the row as a session of our
-// own does: taken over only if stale (its holder gone, or past its TTL), never because its text
-// is our spelling (that is for a waiter granted after waiting); else GET_LOCK is given back and
-// the row-first path decides.
-TEST(MysqlProtocol, SharedSessionMeetingARowWithGetLockFreeTakesItOnlyIfStale) {
-    for (bool stale : {true, false}) {
-        ScriptedSession s;
-        s.exclusive_ = false;
-        s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
-            if (sql.rfind("INSERT", 0) == 0) throw SqlError(1062, "23000", "Duplicate entry");
-            if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value("1");
-            if (sql.rfind("UPDATE", 0) == 0) {
-                EXPECT_EQ(sql.find("BINARY"), std::string::npos) << sql;
-                return affected(stale ? 1 : 0);
+// A shared session (a PDO) that finds the lock taken waits in line in GET_LOCK like a session of
+// our own, and claims the row while holding the grant: its first try wrote no row (nothing to
+// withdraw, nothing a granted waiter could mistake for a client's lock in the making), no
+// RELEASE_LOCK between the grant and the row (a newcomer could barge there), and LAST_INSERT_ID()
+// is never touched.
+TEST(MysqlProtocol, SharedSessionWaitsInLineAndClaimsTheRowOnTheGrant) {
+    ScriptedSession s;
+    s.exclusive_ = false;
+    int inserts = 0;
+    s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
+        EXPECT_EQ(sql.find("LAST_INSERT_ID"), std::string::npos) << sql;
+        if (sql.rfind("INSERT", 0) == 0) {
+            if (++inserts == 1) throw busy();
+            return affected(1);
+        }
+        if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value("1");  // the wait in line
+        ADD_FAILURE() << "unexpected " << sql;
+        return Result();
+    };
+    Protocol p(s, QuoteStyle::Default);
+    p.lock("a", nativelock::Deadline::after(5), 10);
+    std::vector<std::string> expected_kinds{"INSERT", "SELECT GET_LOCK", "INSERT"};
+    ASSERT_EQ(s.sql.size(), expected_kinds.size());
+    for (std::size_t i = 0; i < s.sql.size(); ++i)
+        EXPECT_EQ(s.sql[i].rfind(expected_kinds[i], 0), 0u) << s.sql[i];
+    // The claim marks the row acquired in the INSERT itself.
+    EXPECT_NE(s.sql.back().find("connection_id(), true)"), std::string::npos);
+}
+
+// A first try that meets a row with GET_LOCK free (granted before the duplicate was found)
+// judges the row holding GET_LOCK: taken over only if stale (its holder gone, or past its TTL),
+// never because its text is our spelling; else GET_LOCK is given back and the row-first path
+// decides. The same on a session of our own and on a shared one.
+TEST(MysqlProtocol, FirstTryMeetingARowWithGetLockFreeTakesItOnlyIfStale) {
+    for (bool exclusive : {true, false}) {
+        for (bool stale : {true, false}) {
+            ScriptedSession s;
+            s.exclusive_ = exclusive;
+            s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
+                if (sql.rfind("INSERT", 0) == 0) throw SqlError(1062, "23000", "Duplicate entry");
+                if (sql.rfind("UPDATE", 0) == 0) {
+                    EXPECT_EQ(sql.find("BINARY"), std::string::npos) << sql;
+                    return affected(stale ? 1 : 0);
+                }
+                if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
+                // The row-first path's one attempt (timeout 0): its row check.
+                if (sql.rfind("SELECT", 0) == 0) return value("5");
+                ADD_FAILURE() << "unexpected " << sql;
+                return Result();
+            };
+            Protocol p(s, QuoteStyle::Default);
+            if (stale) {
+                p.lock("a", nativelock::Deadline::after(0), 10);
+                ASSERT_EQ(s.sql.size(), 2u);  // INSERT with GET_LOCK, the take-over
+            } else {
+                EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
+                // INSERT with GET_LOCK, the take-over, two more tries of INSERT and take-over,
+                // then GET_LOCK given back.
+                ASSERT_GE(s.sql.size(), 7u);
+                EXPECT_EQ(s.sql[6].rfind("SELECT RELEASE_LOCK", 0), 0u) << "GET_LOCK given back";
             }
-            if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
-            // The row-first path's one attempt (timeout 0): its row check.
-            if (sql.rfind("SELECT", 0) == 0) return value("5");
-            ADD_FAILURE() << "unexpected " << sql;
-            return Result();
-        };
-        Protocol p(s, QuoteStyle::Default);
-        if (stale) {
-            p.lock("a", nativelock::Deadline::after(0), 10);
-            ASSERT_EQ(s.sql.size(), 3u);  // INSERT, GET_LOCK(name, 0), the take-over
-        } else {
-            EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
-            ASSERT_GE(s.sql.size(), 4u);
-            EXPECT_EQ(s.sql[3].rfind("SELECT RELEASE_LOCK", 0), 0u) << "GET_LOCK given back";
         }
     }
 }
 
-// A waiter granted GET_LOCK whose INSERT met a row that was gone by its UPDATE (a newcomer on a
-// shared session withdrew it) inserts again instead of giving its place in the queue away.
+// A waiter granted GET_LOCK whose INSERT met a row that was gone by its UPDATE (a client of the
+// row-first order withdrew it) inserts again instead of giving its place in the queue away.
 TEST(MysqlProtocol, GrantedWaiterInsertsAgainWhenTheRowItMetIsWithdrawn) {
     ScriptedSession s;
     int inserts = 0;
     s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
         if (sql.rfind("INSERT", 0) == 0) {
             ++inserts;
-            if (inserts == 1) throw SqlError(1048, "23000", "Column cannot be null");  // busy
-            if (inserts == 2) throw SqlError(1062, "23000", "Duplicate entry");  // a newcomer's
+            if (inserts == 1) throw busy();
+            if (inserts == 2) throw SqlError(1062, "23000", "Duplicate entry");
             return affected(1);
         }
         if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value("1");
@@ -223,9 +208,10 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
     };
     Protocol p(s, QuoteStyle::Default);
     EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
-    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, RELEASE_LOCK; then the
-    // row-first path's one attempt: INSERT (duplicate), RELEASE_LOCK, take-over.
-    EXPECT_EQ(s.sql.size(), 6u);
+    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, two more tries of INSERT
+    // and take-over (the row may have been withdrawn), RELEASE_LOCK; then the row-first path's
+    // one attempt: INSERT (duplicate), RELEASE_LOCK, take-over.
+    EXPECT_EQ(s.sql.size(), 10u);
 }
 
 // The code of the SqlError that lock("a") throws; 0 if it throws none.
@@ -238,22 +224,41 @@ unsigned sql_error_of_lock(Protocol &p) {
     return 0;
 }
 
+// Answers that lead a shared session (e.g. a PDO) to the row-first path with a row of its own:
+// its first try and its claim meet a row that is not stale, then its own row is registered.
+// `take_get_lock` answers the row-first path's UPDATE … GET_LOCK(name, 0), `deregister` its
+// DELETE.
+std::function<Result(const std::string &, const std::vector<Param> &)> row_first_script(
+    std::function<Result()> take_get_lock, std::function<Result()> deregister) {
+    return [=](const std::string &sql, const std::vector<Param> &) -> Result {
+        if (sql.rfind("INSERT", 0) == 0) {
+            if (sql.find(", false)") != std::string::npos) return affected(1);  // our row
+            throw SqlError(1062, "23000", "Duplicate entry");
+        }
+        if (sql.rfind("UPDATE `shared_locks` SET `lock_acquired` = true", 0) == 0)
+            return take_get_lock();
+        if (sql.rfind("UPDATE", 0) == 0) return affected(0);  // no stale row to take over
+        if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
+        if (sql.rfind("DELETE", 0) == 0) return deregister();
+        ADD_FAILURE() << "unexpected " << sql;
+        return Result();
+    };
+}
+
 // The row-first path (a shared session, e.g. a PDO): a failure while taking GET_LOCK for a row
 // of ours deletes the row, outside the catch handler, and the failure is what the caller sees.
 TEST(MysqlProtocol, FailedGetLockOnOwnRowDeletesTheRowThenRethrows) {
     ScriptedSession s;
     s.exclusive_ = false;
-    s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
-        if (sql.rfind("INSERT", 0) == 0) return affected(1);
-        if (sql.rfind("UPDATE", 0) == 0) throw SqlError(1205, "HY000", "Lock wait timeout");
-        if (sql.rfind("DELETE", 0) == 0) throw SqlError(2006, "HY000", "gone away");
-        ADD_FAILURE() << "unexpected " << sql;
-        return Result();
-    };
+    s.answer =
+        row_first_script([]() -> Result { throw SqlError(1205, "HY000", "Lock wait timeout"); },
+                         []() -> Result { throw SqlError(2006, "HY000", "gone away"); });
     Protocol p(s, QuoteStyle::Default);
     EXPECT_EQ(sql_error_of_lock(p), 1205u);  // the first failure, not the clean-up's
-    ASSERT_EQ(s.sql.size(), 3u);
-    EXPECT_EQ(s.sql[2].rfind("DELETE FROM `shared_locks`", 0), 0u);
+    ASSERT_GE(s.sql.size(), 3u);
+    EXPECT_NE(s.sql[s.sql.size() - 3].find(", false)"), std::string::npos) << "our row";
+    EXPECT_EQ(s.sql[s.sql.size() - 2].rfind("UPDATE `shared_locks` SET `lock_acquired`", 0), 0u);
+    EXPECT_EQ(s.sql.back().rfind("DELETE FROM `shared_locks`", 0), 0u);
 }
 
 // Something other than a lock error (on a PDO session: a PHP fatal error inside its call) runs
@@ -262,26 +267,23 @@ TEST(MysqlProtocol, NoCleanUpStatementAfterAFailureOtherThanALockError) {
     struct PhpFatal {};
     ScriptedSession s;
     s.exclusive_ = false;
-    s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
-        if (sql.rfind("INSERT", 0) == 0) return affected(1);
-        if (sql.rfind("UPDATE", 0) == 0) throw PhpFatal();
-        ADD_FAILURE() << "unexpected " << sql;
-        return Result();
-    };
+    s.answer = row_first_script([]() -> Result { throw PhpFatal(); },
+                                []() -> Result {
+                                    ADD_FAILURE() << "clean-up after a PHP fatal error";
+                                    return affected(1);
+                                });
     Protocol p(s, QuoteStyle::Default);
     EXPECT_THROW(p.lock("a", nativelock::Deadline::after(5), 10), PhpFatal);
-    EXPECT_EQ(s.sql.size(), 2u);
+    EXPECT_EQ(s.sql.back().rfind("UPDATE `shared_locks` SET `lock_acquired`", 0), 0u);
 
     ScriptedSession t;
     t.exclusive_ = false;
-    t.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
-        if (sql.rfind("INSERT", 0) == 0) return affected(1);
-        if (sql.rfind("UPDATE", 0) == 0) throw SqlError(1205, "HY000", "Lock wait timeout");
-        throw PhpFatal();  // the DELETE
-    };
+    t.answer =
+        row_first_script([]() -> Result { throw SqlError(1205, "HY000", "Lock wait timeout"); },
+                         []() -> Result { throw PhpFatal(); });
     Protocol q(t, QuoteStyle::Default);
     EXPECT_THROW(q.lock("a", nativelock::Deadline::after(5), 10), PhpFatal);
-    EXPECT_EQ(t.sql.size(), 3u);
+    EXPECT_EQ(t.sql.back().rfind("DELETE FROM `shared_locks`", 0), 0u);
 }
 
 // The queued path: GET_LOCK granted, then claiming the row fails: GET_LOCK is given back,
@@ -696,26 +698,137 @@ TEST_F(MysqlServer, RowWithOurConnectionIdButNotOurLockIsTakenOver) {
     EXPECT_TRUE(pa.unlock(n));
 }
 
-// A waiter granted GET_LOCK owns the lock whatever row stands: here one a client of the
-// package's order inserted (lock_acquired = 0) before its own GET_LOCK. The waiter's row replaces
-// it; left without a row, the waiter would look like a rowless holder and be KILLed.
-TEST_F(MysqlServer, HandOffTakesTheRowEvenFromAClientOfThePackagesOrder) {
-    NativeSession a(server()), b(server()), probe(server());
-    std::string n = name("upsert");
-    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
-    pa.lock(n, Deadline::after(0), 30);
-    std::thread waiter([&] { pb.lock(n, Deadline::after(10), 30); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));  // b waits in GET_LOCK
-    // a's row becomes a fresh, unmarked row of another session; then a lets GET_LOCK go.
-    probe.execute(
-        "UPDATE shared_locks SET connection_id = ?, lock_acquired = 0, created = "
-        "unix_timestamp(), ttl = 600 WHERE name = ?",
-        {Param::integer(static_cast<long long>(probe.connection_id())), Param::str(n)}, true,
-        false);
-    a.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
-    waiter.join();
-    EXPECT_TRUE(pb.has_remaining_ttl(n, 20)) << "the waiter holds GET_LOCK and the row";
-    EXPECT_TRUE(pb.unlock(n));
+// The package's SharedLock::lock(), statement by statement: its row first (the row is the
+// lock, in its model), then GET_LOCK(name, 0) polled every 50 ms (the package: 200 ms, 20
+// times), then the mark. Returns "ok", "not registered" (a row stood) or the package's error;
+// on an error it deletes its row and, as the package does, keeps GET_LOCK if it got it.
+std::string lock_as_the_package_does(NativeSession &s, const std::string &name) {
+    auto q = [&](const std::string &sql, std::vector<Param> p) {
+        return s.execute(sql, p, true, false);
+    };
+    try {
+        q("INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) VALUES "
+          "(?, unix_timestamp(), 30, connection_id(), false)",
+          {Param::str(name)});
+    } catch (const SqlError &e) {
+        if (e.sqlstate() == "23000") return "not registered";
+        throw;
+    }
+    std::string failure;
+    for (int tries = 0;; ++tries) {
+        if (q("SELECT GET_LOCK(?, 0)", {Param::str(name)}).value == std::optional<std::string>("1"))
+            break;
+        if (tries == 80) {
+            failure = "Other session holds it and does not terminate.";
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (failure.empty()) {
+        Result marked =
+            q("UPDATE shared_locks SET lock_acquired = true WHERE name = ? AND "
+              "connection_id = connection_id()",
+              {Param::str(name)});
+        if (marked.affected == 1) return "ok";
+        failure = "Could not mark database lock as acquired.";
+    }
+    q("DELETE FROM shared_locks WHERE name = ? AND connection_id = connection_id()",
+      {Param::str(name)});
+    return failure;
+}
+
+// A waiter granted GET_LOCK after waiting in line leaves alone the row a client of the package's
+// order registered meanwhile (in the package's model that row is its lock): it gives GET_LOCK
+// back, the client gets it and marks its row, and the waiter gets the lock after it. (Taking
+// the row made the package's client fail "Could not mark database lock as acquired" and keep
+// GET_LOCK.) On a session of our own and on one shared with the application alike.
+TEST_F(MysqlServer, HandOffLeavesTheRowOfAClientOfThePackagesOrder) {
+    for (bool shared : {false, true}) {
+        NativeSession m(server()), b(server()), pkg(server()), probe(server());
+        SharedView shared_b(b);
+        Protocol pb(shared ? static_cast<Session &>(shared_b) : b, QuoteStyle::Default);
+        pb.set_kill_rowless_holders(false);
+        const std::string n = name(shared ? "pkg-row-shared" : "pkg-row");
+        // A session holds GET_LOCK for a moment without a row (a package client between its
+        // grant and its mark, php-lock's MySQLMutex).
+        m.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+        std::atomic<bool> b_got{false};
+        std::thread waiter([&] {
+            pb.lock(n, Deadline::after(15), 30);  // in line in GET_LOCK
+            b_got = true;
+        });
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        std::string package_result;
+        std::thread package([&] { package_result = lock_as_the_package_does(pkg, n); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));        // its row is registered
+        m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);  // b is granted
+        package.join();
+        EXPECT_EQ(package_result, "ok") << shared;
+        EXPECT_FALSE(b_got) << shared << ": the waiter took the package client's row";
+        EXPECT_EQ(probe
+                      .execute("SELECT connection_id = ? AND lock_acquired FROM shared_locks "
+                               "WHERE name = ?",
+                               {Param::integer(static_cast<long long>(pkg.connection_id())),
+                                Param::str(n)},
+                               true, false)
+                      .value,
+                  std::optional<std::string>("1"))
+            << shared;
+        // The package's release: its row and GET_LOCK. Then the waiter gets the lock.
+        pkg.execute("DELETE FROM shared_locks WHERE name = ? AND connection_id = connection_id()",
+                    {Param::str(n)}, true, false);
+        pkg.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+        waiter.join();
+        EXPECT_TRUE(b_got) << shared;
+        EXPECT_TRUE(pb.has_remaining_ttl(n, 20)) << shared << ": the waiter holds the row";
+        EXPECT_TRUE(pb.unlock(n)) << shared;
+    }
+}
+
+// A newcomer that finds the lock taken writes no row on its way into the line, on a session of
+// our own and on a shared one (a PDO) alike: a row not marked acquired is always some client's
+// lock in the making, which a waiter granted GET_LOCK leaves alone. The lock is taken the way a
+// hand-off leaves it for a moment (GET_LOCK held, no row yet); after every statement of the
+// newcomer's, another session looks for a row of the newcomer's: the first is its claim.
+TEST_F(MysqlServer, NewcomerFindingTheLockTakenWritesNoRow) {
+    struct Watched : Session {
+        NativeSession &s, &observer;
+        std::string name;
+        bool exclusive_flag;
+        std::vector<std::string> rows_seen_after;
+        Watched(NativeSession &n, NativeSession &o, std::string lock, bool exclusive)
+            : s(n), observer(o), name(std::move(lock)), exclusive_flag(exclusive) {}
+        bool exclusive() const override { return exclusive_flag; }
+        Result execute(const std::string &sql, const std::vector<Param> &params, bool prepared,
+                       bool want_rows) override {
+            Result r = s.execute(sql, params, prepared, want_rows);
+            Result mine = observer.execute(
+                "SELECT COUNT(*) FROM shared_locks WHERE name = ? AND connection_id = ?",
+                {Param::str(name), Param::integer(static_cast<long long>(s.connection_id()))}, true,
+                false);
+            if (mine.value != std::optional<std::string>("0")) rows_seen_after.push_back(sql);
+            return r;
+        }
+    };
+    for (bool exclusive : {true, false}) {
+        NativeSession m(server()), b(server()), observer(server());
+        b.ensure_connected();
+        const std::string n = name(exclusive ? "no-row" : "no-row-shared");
+        Watched watched(b, observer, n, exclusive);
+        Protocol pb(watched, QuoteStyle::Default);
+        pb.set_kill_rowless_holders(false);
+        m.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+        std::thread release([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+        });
+        pb.lock(n, Deadline::after(10), 30);
+        release.join();
+        ASSERT_FALSE(watched.rows_seen_after.empty()) << exclusive;
+        EXPECT_NE(watched.rows_seen_after[0].find("connection_id(), true)"), std::string::npos)
+            << exclusive << ": a row before the claim, after " << watched.rows_seen_after[0];
+        EXPECT_TRUE(pb.unlock(n));
+    }
 }
 
 // A single attempt (timeout 0) still takes over a holder past its TTL.
@@ -910,10 +1023,10 @@ TEST_F(MysqlServer, AHolderOfAnotherCharacterSetKeepsItsRow) {
     EXPECT_TRUE(pu.unlock(stem + "-caf\xc3\xa9"));
 }
 
-// The row-first path (kills off) waits for GET_LOCK with its row standing; if a waiter granted
-// GET_LOCK takes that row meanwhile, it starts over instead of waiting for ever. A waiter goes
-// there after a slice in line when the row it meets is past its TTL: here a dead holder's, while
-// a rowless session holds GET_LOCK.
+// The row-first path (kills off) waits for GET_LOCK with its row standing; if its row is taken
+// meanwhile (here: it outlived its TTL, and a waiter granted GET_LOCK took it over), it starts
+// over instead of waiting for ever. A waiter goes there after a slice in line when the row it
+// meets is past its TTL: here a dead holder's, while a rowless session holds GET_LOCK.
 TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
     auto dead = std::make_unique<NativeSession>(server());
     NativeSession m(server()), r(server()), x(server());
@@ -931,7 +1044,7 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
     std::thread rt([&] {
         auto t0 = std::chrono::steady_clock::now();
         try {
-            pr.lock(n, Deadline::after(8), 600);
+            pr.lock(n, Deadline::after(8), 2);  // its row is past its TTL after 2-3 s
             r_got = true;
         } catch (const LockTimeout &) {
         }
@@ -940,8 +1053,7 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
     std::this_thread::sleep_for(std::chrono::milliseconds(700));
     NativeSession probe(server());
     EXPECT_EQ(probe
-                  .execute("SELECT NOT lock_acquired AND created + ttl > unix_timestamp() + 500 "
-                           "FROM shared_locks WHERE name = ?",
+                  .execute("SELECT NOT lock_acquired AND ttl = 2 FROM shared_locks WHERE name = ?",
                            {Param::str(n)}, true, false)
                   .value,
               std::optional<std::string>("1"))
@@ -951,12 +1063,12 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         EXPECT_TRUE(px.unlock(n));
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::this_thread::sleep_for(std::chrono::milliseconds(3300));  // r's row is past its TTL
     m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
     xt.join();
     rt.join();
     EXPECT_TRUE(r_got) << "waited " << r_took << " s";
-    EXPECT_LT(r_took, 6.0);
+    EXPECT_LT(r_took, 7.0);
     if (r_got) EXPECT_TRUE(pr.unlock(n));
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 constexpr unsigned kErDupEntry = 1062;
 constexpr unsigned kErKeyNotFound = 1032;
-constexpr unsigned kErBadNull = 1048;  // ER_BAD_NULL_ERROR: NULL into a NOT NULL column
+constexpr unsigned kErDataOutOfRange = 1690;  // ER_DATA_OUT_OF_RANGE: `~0 + 1`
 
 bool needs_repair(const SqlError &e) {
     return e.code() == kErKeyNotFound ||
@@ -55,8 +55,10 @@ constexpr const char *kHolderDoesNotTerminate =
 
 // The longest server-side wait between two looks at the caller's interrupted().
 constexpr double kInterruptSliceSeconds = 0.2;
-// Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand.
+// Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand,
+// and the pause before the last.
 constexpr int kClaimAttempts = 3;
+constexpr double kClaimLastTryPauseSeconds = 0.001;
 
 // Whether `SELECT GET_LOCK(...)` granted the lock; NULL (an error: the session killed, out of
 // memory) is a failure of the acquisition.
@@ -275,28 +277,16 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
 
 // With GET_LOCK held: the row becomes ours, marked acquired. A row that stands is taken over
 // only when it is stale: past its TTL, or marked acquired by a session that no longer holds
-// GET_LOCK (it is ours now). A row not marked acquired belongs to a client between its INSERT
-// and its GET_LOCK (the package's order): it is left alone. `row_stands`: a duplicate was just
-// seen, so only the take-over is tried.
-bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
-                                          bool granted_after_waiting) {
-    // Granted after waiting, GET_LOCK decides for an unmarked row of our very spelling: one a
-    // client of the package's order inserted before its own GET_LOCK, which now waits for ours.
-    // Any other row is taken only when stale by its own holder's GET_LOCK (a dead session's).
-    std::vector<Param> params{Param::integer(ttl), Param::str(name), Param::str(name)};
-    std::string ours_by_spelling;
-    if (granted_after_waiting) {
-        // Only a row not marked acquired: a marked one of our spelling may be a live holder's
-        // of another encoding (latin1 'é' reads as our utf8mb4 'é', but is another GET_LOCK);
-        // a marked one whose holder is gone is caught below.
-        ours_by_spelling =
-            "(NOT " + q_acquired_ + " AND BINARY CAST(" + q_name_ + " AS CHAR) = BINARY ?) OR ";
-        params.push_back(Param::str(name));
-    }
-    // Granted after waiting, the row met by the INSERT may be gone by the UPDATE: a newcomer on
-    // a shared session (a PDO) registers its row first and withdraws it when it finds GET_LOCK
-    // taken. Then the INSERT is tried again (a few times: each try needs another newcomer in
-    // that very gap), instead of giving the grant back and losing our place in the queue.
+// GET_LOCK (it is ours now). A row not marked acquired is left alone, also when we waited in
+// line for GET_LOCK: in the package's model the row is the lock, and a client that registered
+// it (the package's own code, or our row-first path) goes on to take GET_LOCK and mark it; the
+// package's code fails, and keeps GET_LOCK, if its row is taken from it. `row_stands`: a
+// duplicate was just seen, so the first try is the take-over alone.
+bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands) {
+    // The row met may be gone a moment later (a client of the row-first order withdrawing it at
+    // its timeout, a holder past its TTL deleting its own), so the INSERT is tried again (a few
+    // times, the last after a short pause) before the grant is given back and our place in
+    // line lost.
     for (int attempt = 0;; ++attempt) {
         if (!row_stands) {
             try {
@@ -312,12 +302,13 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
         Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " +
                            q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
                            " = true, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                           " <> connection_id() AND (" + ours_by_spelling + q_created_ + " + " +
-                           q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ + " AND " +
+                           " <> connection_id() AND (" + q_created_ + " + " + q_ttl_ +
+                           " < unix_timestamp() OR (" + q_acquired_ + " AND " +
                            row_holder_gone(q_name_, q_conn_) + "))",
-                       params);
+                       {Param::integer(ttl), Param::str(name), Param::str(name)});
         if (r.affected == 1) return true;
-        if (!granted_after_waiting || attempt == kClaimAttempts - 1) return false;
+        if (attempt == kClaimAttempts - 1) return false;
+        if (attempt == kClaimAttempts - 2) sleep_seconds(kClaimLastTryPauseSeconds);
         row_stands = false;
     }
 }
@@ -351,81 +342,41 @@ static bool is_lock_error(std::exception_ptr failure) {
     std::rethrow_exception(failure);
 }
 
-// The first attempt on a shared session (a PDO), which must leave the application's
-// LAST_INSERT_ID() alone: the package's order, the row and then GET_LOCK(name, 0) marking it
-// (two round trips). If GET_LOCK is taken (a waiter is being handed the lock, or a session holds
-// it without a row), the row is withdrawn and the caller waits in line. If a row stands, a probe
-// of GET_LOCK tells, as the INSERT with GET_LOCK does on a session of our own, whether anyone
-// holds the lock: if not, the caller judges the row holding GET_LOCK (a dead holder's is taken
-// over; one of a client between its INSERT and its GET_LOCK is left alone).
-Protocol::FirstTry Protocol::try_in_package_order(const std::string &name, long long ttl) {
-    if (!register_row(name, ttl)) {
-        const bool free = get_lock_granted(run("SELECT GET_LOCK(?, 0)", {Param::str(name)}), name);
-        return free ? FirstTry::HoldingBesideARow : FirstTry::Taken;
-    }
-    bool got = false;
-    std::exception_ptr failure;
-    try {
-        got = take_get_lock(name);
-    } catch (...) {
-        failure = std::current_exception();
-    }
-    if (failure) give_back_then_rethrow([&] { deregister(name); }, failure);
-    if (got) return FirstTry::Acquired;
-    deregister(name);
-    return FirstTry::Taken;
-}
-
 // A waiter waits in GET_LOCK itself: MariaDB grants a released user lock to its oldest waiter,
 // and a release (DELETE + RELEASE_LOCK in one statement) hands the lock straight to that
 // waiter, so a newcomer's GET_LOCK(name, 0) fails while anyone waits and nobody barges past the
-// queue. The row follows GET_LOCK. A shared session (a PDO) waits in the same line; only its
-// first attempt differs (try_in_package_order). What this path does not handle (a holder past
-// its TTL, a row of a client using the package's order, our own session holding the name, a
-// session holding GET_LOCK with no row for a second) goes to the row-first path (Fallback),
-// holding nothing.
+// queue. The row follows GET_LOCK. A shared session (a PDO) waits in the same line. What this
+// path does not handle (a holder past its TTL, a row of a client using the package's order,
+// our own session holding the name, a session holding GET_LOCK with no row for a second) goes
+// to the row-first path (Fallback), holding nothing.
 Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &deadline,
                                        long long ttl,
                                        const std::function<void()> &check_interrupt) {
     auto give_back = [&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); };
-    bool holding = false, row_stands = false, granted_after_waiting = false;
-    if (!session_.exclusive()) {
-        switch (try_in_package_order(name, ttl)) {
-            case FirstTry::Acquired:
-                return Queued::Acquired;
-            case FirstTry::HoldingBesideARow:
-                holding = row_stands = true;
-                break;
-            case FirstTry::Taken:
-                break;  // wait in line below
-        }
-    } else {
-        // GET_LOCK(name, 0) and, if granted, the row in one statement: one round trip
-        // uncontended. A lock_acquired of NULL (GET_LOCK busy) makes the single-row INSERT fail
-        // with ER_BAD_NULL_ERROR in every sql_mode (the column is NOT NULL), so no row is
-        // written; LAST_INSERT_ID(expr) reports GET_LOCK's result besides. (INSERT … SELECT …
-        // WHERE GET_LOCK() would say the same, at several times the cost on MyISAM.)
-        try {
-            Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
-                               q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
-                               ") VALUES (?, unix_timestamp(), ?, connection_id(), "
-                               "IF(LAST_INSERT_ID(GET_LOCK(?, 0)) = 1, true, NULL))",
-                           {Param::str(name), Param::integer(ttl), Param::str(name)});
-            if (r.affected == 1 && r.insert_id == 1) return Queued::Acquired;
-            // A table whose lock_acquired takes NULL (not the package's): the row is not ours.
-            if (r.affected == 1)
-                run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                        " = connection_id() AND " + q_acquired_ + " IS NULL",
-                    {Param::str(name)});
-        } catch (const SqlError &e) {
-            if (e.code() == kErBadNull) {
-                // GET_LOCK is taken: wait in line below.
-            } else if (e.code() == kErDupEntry || (e.code() == 0 && e.sqlstate() == "23000")) {
-                // GET_LOCK was granted before the duplicate row was found.
-                holding = row_stands = true;
-            } else {
-                throw;
-            }
+    bool holding = false, row_stands = false;
+    // GET_LOCK(name, 0) and, if granted, the row in one statement: one round trip uncontended,
+    // and no row at all while GET_LOCK is taken, so that a row not marked acquired is always a
+    // lock some client is about to take (see claim_row_holding_get_lock()). With GET_LOCK taken,
+    // IF() evaluates `~0 + 1`, which fails with ER_DATA_OUT_OF_RANGE in every sql_mode and on
+    // any definition of the table; LAST_INSERT_ID() is left alone, as an application's PDO
+    // needs. A server that evaluated that constant ahead of the row would fail every first try
+    // before GET_LOCK, and the caller would wait in line: slower, never wrong. (INSERT … SELECT
+    // … WHERE GET_LOCK() = 1 would say the same at three times the cost on MyISAM.)
+    try {
+        Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
+                           q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
+                           ") VALUES (?, unix_timestamp(), ?, connection_id(), "
+                           "IF(GET_LOCK(?, 0) = 1, true, ~0 + 1))",
+                       {Param::str(name), Param::integer(ttl), Param::str(name)});
+        if (r.affected == 1) return Queued::Acquired;
+    } catch (const SqlError &e) {
+        if (e.code() == kErDataOutOfRange) {
+            // GET_LOCK is taken: wait in line below.
+        } else if (e.code() == kErDupEntry || (e.code() == 0 && e.sqlstate() == "23000")) {
+            // GET_LOCK was granted before the duplicate row was found.
+            holding = row_stands = true;
+        } else {
+            throw;
         }
     }
     // The session GET_LOCK was granted on: a claim that ran on a replaced session (a silent
@@ -443,14 +394,15 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             bool claimed = false;
             std::exception_ptr failure;
             try {
-                claimed = claim_row_holding_get_lock(name, ttl, row_stands, granted_after_waiting);
+                claimed = claim_row_holding_get_lock(name, ttl, row_stands);
                 same_session();
             } catch (...) {
                 failure = std::current_exception();
             }
             if (failure) give_back_then_rethrow(give_back, failure);
             if (claimed) return Queued::Acquired;
-            // What stands is our own row, one a client of the package's order is about to lock,
+            // What stands is our own row, one a client of the row-first order registered and is
+            // about to lock (the grant given back goes to the next in line, or to its poll),
             // or one that only looks ours: connection ids restart with the server, and a row
             // left before a restart may carry our id. The row-first path tells these apart (it
             // looks at the row with GET_LOCK given back).
@@ -483,7 +435,6 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             granted_on = session_.generation();
             holding = true;
             row_stands = false;
-            granted_after_waiting = true;
             continue;
         }
         // Still taken after a slice: a holder past its TTL, or one with no row, is the

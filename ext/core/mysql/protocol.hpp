@@ -135,13 +135,10 @@ class Protocol {
     // True once GET_LOCK is ours; false if our row was taken meanwhile (nothing is held).
     bool take_get_lock_owning_row(const std::string &name, bool took_over, const Deadline &deadline,
                                   const std::function<void()> &check_interrupt);
-    enum class FirstTry { Acquired, HoldingBesideARow, Taken };
-    FirstTry try_in_package_order(const std::string &name, long long ttl);
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
                        const std::function<void()> &check_interrupt);
-    bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
-                                    bool granted_after_waiting);
+    bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands);
 
     Session &session_;
     QuoteStyle style_;
