@@ -308,6 +308,39 @@ class NlbPhpredisFloor extends NlbBackend
     public function release($h): void { $this->r->del($h); }
 }
 
+// What RedisLock's wire protocol costs at least, from PHP: the floor's SET NX EX, and a release
+// by the same compare-and-delete Lua script shape as RedisLock's when nobody waits (GET and
+// compare, ZCARD of the wait queue, DEL). The script's call in redis-server is what separates
+// it from the DEL of the floor.
+class NlbPhpredisWireFloor extends NlbBackend
+{
+    public $id = 'phpredis-wire', $label = 'wire floor: SET NX EX + compare-and-delete script via phpredis', $group = 'redis', $kind = 'floor';
+    public $blocking = false;
+    private $r, $sha;
+    private const RELEASE = 'if redis.call("get",KEYS[1]) ~= ARGV[1] then return 0 end '
+        . 'if redis.call("zcard",KEYS[2]) > 0 then return 2 end '
+        . 'redis.call("del",KEYS[1]) return 1';
+
+    public function unavailable(): ?string { return extension_loaded('redis') ? null : 'phpredis not loaded'; }
+    public function setUp(): void
+    {
+        $this->r = nlb_phpredis();
+        $this->sha = $this->r->script('load', self::RELEASE);
+    }
+    public function tryAcquire(string $name)
+    {
+        $key = 'redislock:' . $name;
+        return $this->r->set($key, 'floor-token-0123', ['NX', 'EX' => 20]) ? $key : null;
+    }
+    public function acquire(string $name) { throw new LogicException('floor does not block'); }
+    public function release($h): void
+    {
+        if ($this->r->evalSha($this->sha, [$h, 'nativelock:queue:' . $h, 'floor-token-0123'], 2) !== 1) {
+            throw new RuntimeException('wire floor: release script did not delete the key');
+        }
+    }
+}
+
 class NlbSymfonyRedis extends NlbSymfony
 {
     public $id = 'sf-redis', $label = 'Symfony RedisStore (phpredis)', $group = 'redis', $waits = 'sleep-retry 100 ms';
@@ -368,6 +401,42 @@ class NlbPdoFloor extends NlbBackend
     public function release($h): void { $this->pdo->query("SELECT RELEASE_LOCK($h)")->fetchColumn(); }
 }
 
+// What SharedLock's wire protocol costs at least, from PHP: its two statements, each with the
+// package's row (the table every client of the package reads): the row and GET_LOCK(name, 0) in
+// one INSERT, the row deleted and GET_LOCK released in one DELETE.
+class NlbPdoWireFloor extends NlbBackend
+{
+    public $id = 'pdo-wire', $label = 'wire floor: the row + GET_LOCK in one INSERT, one DELETE, via PDO', $group = 'mysql', $kind = 'floor';
+    public $blocking = false;
+    private $acquire, $release;
+
+    public function unavailable(): ?string { return extension_loaded('pdo_mysql') ? null : 'pdo_mysql not loaded'; }
+    public function setUp(): void
+    {
+        $pdo = nlb_pdo();
+        $pdo->setAttribute(PDO::ATTR_EMULATE_PREPARES, false);
+        $this->acquire = $pdo->prepare('INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) '
+            . 'VALUES (?, unix_timestamp(), 30, connection_id(), IF(GET_LOCK(?, 0) = 1, true, ~0 + 1))');
+        $this->release = $pdo->prepare('DELETE FROM shared_locks WHERE name = ? AND connection_id = connection_id() '
+            . 'AND IFNULL(RELEASE_LOCK(?), 0) >= 0');
+    }
+    public function tryAcquire(string $name)
+    {
+        try {
+            $this->acquire->execute([$name, $name]);
+        } catch (PDOException $e) {
+            return null;
+        }
+        return $name;
+    }
+    public function acquire(string $name) { throw new LogicException('floor does not block'); }
+    public function release($h): void
+    {
+        $this->release->execute([$h, $h]);
+        if ($this->release->rowCount() !== 1) throw new RuntimeException('wire floor: row not deleted');
+    }
+}
+
 class NlbSymfonyPdo extends NlbSymfony
 {
     public $id = 'sf-pdo', $label = 'Symfony PdoStore (pdo_mysql)', $group = 'mysql', $waits = 'sleep-retry 100 ms';
@@ -392,8 +461,8 @@ function nlb_backends(): array
 {
     $all = [
         new NlbFilelock(), new NlbOriginalFilelock(), new NlbSymfonyFlock(), new NlbSymfonySemaphore(),
-        new NlbRedisLock(), new NlbPhpredisFloor(), new NlbOriginalRedisLock(), new NlbSymfonyRedis(),
-        new NlbSharedLock(), new NlbPdoFloor(), new NlbSymfonyPdo(),
+        new NlbRedisLock(), new NlbPhpredisFloor(), new NlbPhpredisWireFloor(), new NlbOriginalRedisLock(), new NlbSymfonyRedis(),
+        new NlbSharedLock(), new NlbPdoFloor(), new NlbPdoWireFloor(), new NlbSymfonyPdo(),
     ];
     $out = [];
     foreach ($all as $b) {
