@@ -79,8 +79,8 @@ TEST(MysqlProtocol, UncontendedLockAndUnlockTakeTwoStatements) {
         p.lock("a", nativelock::Deadline::after(5), 10);
         EXPECT_TRUE(p.unlock("a"));
         ASSERT_EQ(s.sql.size(), 2u) << exclusive;
-        EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`name`, `created`, `ttl`, "
-                                "`connection_id`, `lock_acquired`)"),
+        EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`lock_acquired`, `name`, `created`, "
+                                "`ttl`, `connection_id`)"),
                   std::string::npos);
         EXPECT_NE(s.sql[0].find("IF(GET_LOCK(?, 0) = 1, true, ~0 + 1)"), std::string::npos);
         EXPECT_NE(s.sql[1].find("RELEASE_LOCK(?)"), std::string::npos);
@@ -143,10 +143,9 @@ TEST(MysqlProtocol, FirstTryMeetingARowWithGetLockFreeTakesItOnlyIfStale) {
                 ASSERT_EQ(s.sql.size(), 2u);  // INSERT with GET_LOCK, the take-over
             } else {
                 EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
-                // INSERT with GET_LOCK, the take-over, two more tries of INSERT and take-over,
-                // then GET_LOCK given back.
-                ASSERT_GE(s.sql.size(), 7u);
-                EXPECT_EQ(s.sql[6].rfind("SELECT RELEASE_LOCK", 0), 0u) << "GET_LOCK given back";
+                // INSERT with GET_LOCK, the take-over, then GET_LOCK given back.
+                ASSERT_GE(s.sql.size(), 3u);
+                EXPECT_EQ(s.sql[2].rfind("SELECT RELEASE_LOCK", 0), 0u) << "GET_LOCK given back";
             }
         }
     }
@@ -176,12 +175,69 @@ TEST(MysqlProtocol, GrantedWaiterInsertsAgainWhenTheRowItMetIsWithdrawn) {
     EXPECT_EQ(s.sql[4].rfind("INSERT", 0), 0u);
 }
 
+// A session that found a name taken joins the line at once on its next acquisitions of it (no
+// first INSERT that fails while others wait), tries first again every
+// ContentionHints::kProbeEvery-th time, and goes back to trying first once that try succeeds.
+// A single attempt (timeout 0) always tries.
+TEST(MysqlProtocol, HotNameJoinsTheLineAtOnceAndIsProbedNowAndThen) {
+    ScriptedSession s;
+    bool taken = true;
+    s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
+        if (sql.find("IF(GET_LOCK(?, 0) = 1") != std::string::npos) {
+            if (taken) throw busy();
+            return affected(1);
+        }
+        if (sql.rfind("INSERT", 0) == 0) return affected(1);  // the claim
+        if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value("1");
+        if (sql.rfind("DELETE", 0) == 0) return affected(1);
+        if (sql.rfind("SELECT `created`", 0) == 0) return value("5");  // the holder's TTL left
+        ADD_FAILURE() << "unexpected " << sql;
+        return Result();
+    };
+    auto first_tries = [&] {
+        std::size_t n = 0;
+        for (const std::string &sql : s.sql)
+            n += sql.find("IF(GET_LOCK(?, 0) = 1") != std::string::npos;
+        return n;
+    };
+    auto cycle = [&](double timeout) {
+        Protocol p(s, QuoteStyle::Default);  // one Protocol per call, as the shim makes them
+        p.lock("hot", nativelock::Deadline::after(timeout), 10);
+        EXPECT_TRUE(p.unlock("hot"));
+    };
+    cycle(5);  // taken: tried, then waited in line
+    EXPECT_EQ(first_tries(), 1u);
+    for (unsigned i = 1; i < ContentionHints::kProbeEvery; ++i) cycle(5);
+    EXPECT_EQ(first_tries(), 1u) << "joined the line at once";
+    cycle(5);  // the probe, still taken
+    EXPECT_EQ(first_tries(), 2u);
+    {
+        Protocol p(s, QuoteStyle::Default);  // a single attempt always tries
+        EXPECT_THROW(p.lock("hot", nativelock::Deadline::after(0), 10), LockTimeout);
+        EXPECT_EQ(first_tries(), 3u);
+    }
+    taken = false;
+    for (unsigned i = 1; i < ContentionHints::kProbeEvery; ++i) cycle(5);
+    EXPECT_EQ(first_tries(), 3u);
+    cycle(5);  // the probe finds it free
+    EXPECT_EQ(first_tries(), 4u);
+    const std::size_t before = s.sql.size();
+    cycle(5);
+    EXPECT_EQ(first_tries(), 5u) << "cooled down: tried first again";
+    EXPECT_EQ(s.sql.size() - before, 2u);  // one statement each way
+    // Another name is not affected.
+    Protocol p(s, QuoteStyle::Default);
+    p.lock("cold", nativelock::Deadline::after(5), 10);
+    EXPECT_EQ(first_tries(), 6u);
+}
+
 TEST(MysqlProtocol, AnsiQuoteStyle) {
     ScriptedSession s;
     s.answer = [](const std::string &, const std::vector<Param> &) { return granted(); };
     Protocol p(s, QuoteStyle::Ansi);
     p.lock("a", nativelock::Deadline::after(0), 10);
-    EXPECT_NE(s.sql[0].find("INSERT INTO \"shared_locks\" (\"name\""), std::string::npos);
+    EXPECT_NE(s.sql[0].find("INSERT INTO \"shared_locks\" (\"lock_acquired\", \"name\""),
+              std::string::npos);
 }
 
 TEST(MysqlProtocol, NamesAreBoundNeverSpliced) {
@@ -208,10 +264,9 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
     };
     Protocol p(s, QuoteStyle::Default);
     EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
-    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, two more tries of INSERT
-    // and take-over (the row may have been withdrawn), RELEASE_LOCK; then the row-first path's
-    // one attempt: INSERT (duplicate), RELEASE_LOCK, take-over.
-    EXPECT_EQ(s.sql.size(), 10u);
+    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, RELEASE_LOCK; then the
+    // row-first path's one attempt: INSERT (duplicate), RELEASE_LOCK, take-over.
+    EXPECT_EQ(s.sql.size(), 6u);
 }
 
 // The code of the SqlError that lock("a") throws; 0 if it throws none.
@@ -737,52 +792,26 @@ std::string lock_as_the_package_does(NativeSession &s, const std::string &name) 
     return failure;
 }
 
-// A waiter granted GET_LOCK after waiting in line leaves alone the row a client of the package's
-// order registered meanwhile (in the package's model that row is its lock): it gives GET_LOCK
-// back, the client gets it and marks its row, and the waiter gets the lock after it. (Taking
-// the row made the package's client fail "Could not mark database lock as acquired" and keep
-// GET_LOCK.) On a session of our own and on one shared with the application alike.
-TEST_F(MysqlServer, HandOffLeavesTheRowOfAClientOfThePackagesOrder) {
-    for (bool shared : {false, true}) {
-        NativeSession m(server()), b(server()), pkg(server()), probe(server());
-        SharedView shared_b(b);
-        Protocol pb(shared ? static_cast<Session &>(shared_b) : b, QuoteStyle::Default);
-        pb.set_kill_rowless_holders(false);
-        const std::string n = name(shared ? "pkg-row-shared" : "pkg-row");
-        // A session holds GET_LOCK for a moment without a row (a package client between its
-        // grant and its mark, php-lock's MySQLMutex).
-        m.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
-        std::atomic<bool> b_got{false};
-        std::thread waiter([&] {
-            pb.lock(n, Deadline::after(15), 30);  // in line in GET_LOCK
-            b_got = true;
-        });
-        std::this_thread::sleep_for(std::chrono::milliseconds(150));
-        std::string package_result;
-        std::thread package([&] { package_result = lock_as_the_package_does(pkg, n); });
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));        // its row is registered
-        m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);  // b is granted
-        package.join();
-        EXPECT_EQ(package_result, "ok") << shared;
-        EXPECT_FALSE(b_got) << shared << ": the waiter took the package client's row";
-        EXPECT_EQ(probe
-                      .execute("SELECT connection_id = ? AND lock_acquired FROM shared_locks "
-                               "WHERE name = ?",
-                               {Param::integer(static_cast<long long>(pkg.connection_id())),
-                                Param::str(n)},
-                               true, false)
-                      .value,
-                  std::optional<std::string>("1"))
-            << shared;
-        // The package's release: its row and GET_LOCK. Then the waiter gets the lock.
-        pkg.execute("DELETE FROM shared_locks WHERE name = ? AND connection_id = connection_id()",
-                    {Param::str(n)}, true, false);
-        pkg.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
-        waiter.join();
-        EXPECT_TRUE(b_got) << shared;
-        EXPECT_TRUE(pb.has_remaining_ttl(n, 20)) << shared << ": the waiter holds the row";
-        EXPECT_TRUE(pb.unlock(n)) << shared;
-    }
+// A waiter granted GET_LOCK owns the lock whatever row stands: here one a client of the
+// package's order inserted (lock_acquired = 0) before its own GET_LOCK. The waiter's row replaces
+// it; left without a row, the waiter would look like a rowless holder and be KILLed.
+TEST_F(MysqlServer, HandOffTakesTheRowEvenFromAClientOfThePackagesOrder) {
+    NativeSession a(server()), b(server()), probe(server());
+    std::string n = name("upsert");
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    pa.lock(n, Deadline::after(0), 30);
+    std::thread waiter([&] { pb.lock(n, Deadline::after(10), 30); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));  // b waits in GET_LOCK
+    // a's row becomes a fresh, unmarked row of another session; then a lets GET_LOCK go.
+    probe.execute(
+        "UPDATE shared_locks SET connection_id = ?, lock_acquired = 0, created = "
+        "unix_timestamp(), ttl = 600 WHERE name = ?",
+        {Param::integer(static_cast<long long>(probe.connection_id())), Param::str(n)}, true,
+        false);
+    a.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    waiter.join();
+    EXPECT_TRUE(pb.has_remaining_ttl(n, 20)) << "the waiter holds GET_LOCK and the row";
+    EXPECT_TRUE(pb.unlock(n));
 }
 
 // A newcomer that finds the lock taken writes no row on its way into the line, on a session of
@@ -828,6 +857,22 @@ TEST_F(MysqlServer, NewcomerFindingTheLockTakenWritesNoRow) {
         EXPECT_NE(watched.rows_seen_after[0].find("connection_id(), true)"), std::string::npos)
             << exclusive << ": a row before the claim, after " << watched.rows_seen_after[0];
         EXPECT_TRUE(pb.unlock(n));
+    }
+}
+
+// A name the table cannot store (the package's latin1 table, strict mode) fails the first
+// INSERT after GET_LOCK was granted: the level is given back, on either kind of session, and
+// the lock is not left held by a session that reported a failure.
+TEST_F(MysqlServer, FirstTryFailingAfterTheGrantGivesGetLockBack) {
+    for (bool exclusive : {true, false}) {
+        NativeSession b(server()), probe(server());
+        SharedView shared_b(b);
+        Protocol pb(exclusive ? static_cast<Session &>(b) : shared_b, QuoteStyle::Default);
+        const std::string n = name(exclusive ? "enc-\xe4\xb8\xad" : "enc-shared-\xe4\xb8\xad");
+        EXPECT_THROW(pb.lock(n, Deadline::after(0), 30), SqlError) << exclusive;
+        Result holder = probe.execute("SELECT IS_USED_LOCK(?)", {Param::str(n)}, true, false);
+        EXPECT_FALSE(holder.value.has_value())
+            << exclusive << ": GET_LOCK left with session " << holder.value.value_or("");
     }
 }
 

@@ -18,6 +18,23 @@ constexpr unsigned kErDupEntry = 1062;
 constexpr unsigned kErKeyNotFound = 1032;
 constexpr unsigned kErDataOutOfRange = 1690;  // ER_DATA_OUT_OF_RANGE: `~0 + 1`
 
+// Errors a statement raises while it computes or stores a row's values (after the values before
+// it were computed): a value the column cannot take, a full table or disk.
+bool is_value_error(unsigned code) {
+    switch (code) {
+        case 1264:  // ER_WARN_DATA_OUT_OF_RANGE
+        case 1265:  // WARN_DATA_TRUNCATED
+        case 1292:  // ER_TRUNCATED_WRONG_VALUE
+        case 1366:  // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD (a name the character set cannot store)
+        case 1406:  // ER_DATA_TOO_LONG
+        case 1114:  // ER_RECORD_FILE_FULL
+        case 1021:  // ER_DISK_FULL
+            return true;
+        default:
+            return false;
+    }
+}
+
 bool needs_repair(const SqlError &e) {
     return e.code() == kErKeyNotFound ||
            std::string(e.what()).find("Incorrect key file for table") != std::string::npos;
@@ -55,10 +72,8 @@ constexpr const char *kHolderDoesNotTerminate =
 
 // The longest server-side wait between two looks at the caller's interrupted().
 constexpr double kInterruptSliceSeconds = 0.2;
-// Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand,
-// and the pause before the last.
+// Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand.
 constexpr int kClaimAttempts = 3;
-constexpr double kClaimLastTryPauseSeconds = 0.001;
 
 // Whether `SELECT GET_LOCK(...)` granted the lock; NULL (an error: the session killed, out of
 // memory) is a failure of the acquisition.
@@ -277,16 +292,28 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
 
 // With GET_LOCK held: the row becomes ours, marked acquired. A row that stands is taken over
 // only when it is stale: past its TTL, or marked acquired by a session that no longer holds
-// GET_LOCK (it is ours now). A row not marked acquired is left alone, also when we waited in
-// line for GET_LOCK: in the package's model the row is the lock, and a client that registered
-// it (the package's own code, or our row-first path) goes on to take GET_LOCK and mark it; the
-// package's code fails, and keeps GET_LOCK, if its row is taken from it. `row_stands`: a
-// duplicate was just seen, so the first try is the take-over alone.
-bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands) {
-    // The row met may be gone a moment later (a client of the row-first order withdrawing it at
-    // its timeout, a holder past its TTL deleting its own), so the INSERT is tried again (a few
-    // times, the last after a short pause) before the grant is given back and our place in
-    // line lost.
+// GET_LOCK (it is ours now). A row not marked acquired belongs to a client between its INSERT
+// and its GET_LOCK (the package's order): it is left alone. `row_stands`: a duplicate was just
+// seen, so only the take-over is tried.
+bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
+                                          bool granted_after_waiting) {
+    // Granted after waiting, GET_LOCK decides for an unmarked row of our very spelling: one a
+    // client of the package's order inserted before its own GET_LOCK, which now waits for ours.
+    // Any other row is taken only when stale by its own holder's GET_LOCK (a dead session's).
+    std::vector<Param> params{Param::integer(ttl), Param::str(name), Param::str(name)};
+    std::string ours_by_spelling;
+    if (granted_after_waiting) {
+        // Only a row not marked acquired: a marked one of our spelling may be a live holder's
+        // of another encoding (latin1 'é' reads as our utf8mb4 'é', but is another GET_LOCK);
+        // a marked one whose holder is gone is caught below.
+        ours_by_spelling =
+            "(NOT " + q_acquired_ + " AND BINARY CAST(" + q_name_ + " AS CHAR) = BINARY ?) OR ";
+        params.push_back(Param::str(name));
+    }
+    // Granted after waiting, the row met by the INSERT may be gone by the UPDATE (its holder
+    // past its TTL deleting it, a client of the row-first order withdrawing it at its timeout).
+    // Then the INSERT is tried again (a few times), instead of giving the grant back and losing
+    // our place in the queue.
     for (int attempt = 0;; ++attempt) {
         if (!row_stands) {
             try {
@@ -302,13 +329,12 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
         Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " +
                            q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
                            " = true, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                           " <> connection_id() AND (" + q_created_ + " + " + q_ttl_ +
-                           " < unix_timestamp() OR (" + q_acquired_ + " AND " +
+                           " <> connection_id() AND (" + ours_by_spelling + q_created_ + " + " +
+                           q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ + " AND " +
                            row_holder_gone(q_name_, q_conn_) + "))",
-                       {Param::integer(ttl), Param::str(name), Param::str(name)});
+                       params);
         if (r.affected == 1) return true;
-        if (attempt == kClaimAttempts - 1) return false;
-        if (attempt == kClaimAttempts - 2) sleep_seconds(kClaimLastTryPauseSeconds);
+        if (!granted_after_waiting || attempt == kClaimAttempts - 1) return false;
         row_stands = false;
     }
 }
@@ -353,30 +379,50 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
                                        long long ttl,
                                        const std::function<void()> &check_interrupt) {
     auto give_back = [&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); };
-    bool holding = false, row_stands = false;
+    bool holding = false, row_stands = false, granted_after_waiting = false;
     // GET_LOCK(name, 0) and, if granted, the row in one statement: one round trip uncontended,
-    // and no row at all while GET_LOCK is taken, so that a row not marked acquired is always a
-    // lock some client is about to take (see claim_row_holding_get_lock()). With GET_LOCK taken,
-    // IF() evaluates `~0 + 1`, which fails with ER_DATA_OUT_OF_RANGE in every sql_mode and on
-    // any definition of the table; LAST_INSERT_ID() is left alone, as an application's PDO
-    // needs. A server that evaluated that constant ahead of the row would fail every first try
-    // before GET_LOCK, and the caller would wait in line: slower, never wrong. (INSERT … SELECT
-    // … WHERE GET_LOCK() = 1 would say the same at three times the cost on MyISAM.)
-    try {
-        Result r = run("INSERT INTO " + q_table_ + " (" + q_name_ + ", " + q_created_ + ", " +
-                           q_ttl_ + ", " + q_conn_ + ", " + q_acquired_ +
-                           ") VALUES (?, unix_timestamp(), ?, connection_id(), "
-                           "IF(GET_LOCK(?, 0) = 1, true, ~0 + 1))",
-                       {Param::str(name), Param::integer(ttl), Param::str(name)});
-        if (r.affected == 1) return Queued::Acquired;
-    } catch (const SqlError &e) {
-        if (e.code() == kErDataOutOfRange) {
-            // GET_LOCK is taken: wait in line below.
-        } else if (e.code() == kErDupEntry || (e.code() == 0 && e.sqlstate() == "23000")) {
-            // GET_LOCK was granted before the duplicate row was found.
-            holding = row_stands = true;
-        } else {
-            throw;
+    // and no row at all while GET_LOCK is taken (no short-lived row for another newcomer to
+    // find beside a free GET_LOCK and mistake for a client's lock in the making). With GET_LOCK
+    // taken, IF() evaluates `~0 + 1`, which fails with ER_DATA_OUT_OF_RANGE in every sql_mode
+    // and on any definition of the table; LAST_INSERT_ID() is left alone, as an application's
+    // PDO needs. A server that evaluated that constant ahead of the row would fail every first
+    // try before GET_LOCK, and the caller would wait in line: slower, never wrong. (INSERT …
+    // SELECT … WHERE GET_LOCK() = 1 would say the same at three times the cost on MyISAM.)
+    // lock_acquired comes first: the server computes the values in column order and reports
+    // the first failure, so a failure of a later value (a name the table's character set cannot
+    // store, in strict mode) means that GET_LOCK was granted, and it is given back.
+    ContentionHints &hints = session_.contention_hints();
+    if (deadline.expired() || !hints.join_line_at_once(name)) {
+        std::exception_ptr failure;
+        try {
+            Result r = run("INSERT INTO " + q_table_ + " (" + q_acquired_ + ", " + q_name_ + ", " +
+                               q_created_ + ", " + q_ttl_ + ", " + q_conn_ +
+                               ") VALUES (IF(GET_LOCK(?, 0) = 1, true, ~0 + 1), ?, "
+                               "unix_timestamp(), ?, connection_id())",
+                           {Param::str(name), Param::str(name), Param::integer(ttl)});
+            if (r.affected == 1) {
+                hints.found_free(name);
+                return Queued::Acquired;
+            }
+        } catch (const SqlError &e) {
+            if (e.code() == kErDataOutOfRange) {
+                hints.found_taken(name);  // GET_LOCK is taken: wait in line below
+            } else if (e.code() == kErDupEntry || (e.code() == 0 && e.sqlstate() == "23000")) {
+                // GET_LOCK was granted before the duplicate row was found.
+                holding = row_stands = true;
+            } else if (is_value_error(e.code())) {
+                failure = std::current_exception();
+            } else {
+                throw;  // before any value was computed (no table, no right, a crashed table)
+            }
+        }
+        if (failure) {
+            give_back_then_rethrow(
+                [&] {
+                    run("SELECT IF(IS_USED_LOCK(?) = CONNECTION_ID(), RELEASE_LOCK(?), NULL)",
+                        {Param::str(name), Param::str(name)});
+                },
+                failure);
         }
     }
     // The session GET_LOCK was granted on: a claim that ran on a replaced session (a silent
@@ -394,15 +440,14 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             bool claimed = false;
             std::exception_ptr failure;
             try {
-                claimed = claim_row_holding_get_lock(name, ttl, row_stands);
+                claimed = claim_row_holding_get_lock(name, ttl, row_stands, granted_after_waiting);
                 same_session();
             } catch (...) {
                 failure = std::current_exception();
             }
             if (failure) give_back_then_rethrow(give_back, failure);
             if (claimed) return Queued::Acquired;
-            // What stands is our own row, one a client of the row-first order registered and is
-            // about to lock (the grant given back goes to the next in line, or to its poll),
+            // What stands is our own row, one a client of the package's order is about to lock,
             // or one that only looks ours: connection ids restart with the server, and a row
             // left before a restart may carry our id. The row-first path tells these apart (it
             // looks at the row with GET_LOCK given back).
@@ -435,6 +480,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             granted_on = session_.generation();
             holding = true;
             row_stands = false;
+            granted_after_waiting = true;
             continue;
         }
         // Still taken after a slice: a holder past its TTL, or one with no row, is the

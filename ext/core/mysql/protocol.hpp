@@ -138,7 +138,8 @@ class Protocol {
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
                        const std::function<void()> &check_interrupt);
-    bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands);
+    bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
+                                    bool granted_after_waiting);
 
     Session &session_;
     QuoteStyle style_;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/error.hpp"
@@ -76,9 +77,38 @@ class SessionLost : public ConnectionError {
     unsigned code_;
 };
 
+// The lock names a session last found taken, so that its next acquisition of a name that is hot
+// joins the line at once: under contention, GET_LOCK(name, 0) in the first INSERT fails
+// whenever someone waits, and costs a statement of the server's and the client's time (a
+// PDOException on a PDO) on every acquisition. Every kProbeEvery-th acquisition of such a name
+// tries first again, so a name that cooled down goes back to one statement per acquisition.
+class ContentionHints {
+  public:
+    static constexpr unsigned kProbeEvery = 8;
+    static constexpr std::size_t kMaxNames = 64;
+
+    // Whether to skip the first try of `name` this time.
+    bool join_line_at_once(const std::string &name) {
+        auto it = taken_.find(name);
+        if (it == taken_.end()) return false;
+        if (++it->second < kProbeEvery) return true;
+        it->second = 0;
+        return false;
+    }
+    void found_taken(const std::string &name) {
+        if (taken_.size() >= kMaxNames && !taken_.count(name)) taken_.clear();
+        taken_[name] = 0;
+    }
+    void found_free(const std::string &name) { taken_.erase(name); }
+
+  private:
+    std::unordered_map<std::string, unsigned> taken_;  // name -> acquisitions since the last try
+};
+
 class Session {
   public:
     virtual ~Session() = default;
+    ContentionHints &contention_hints() { return hints_; }
     // Runs one statement with `?` placeholders. `prepared` statements may be prepared once and
     // cached by SQL text; others (KILL, REPAIR TABLE) run as plain text. Throws SqlError or
     // ConnectionError/SessionLost.
@@ -94,6 +124,9 @@ class Session {
     virtual std::uint64_t generation() const { return 0; }
     // Ends the server session (its locks go with it); the next statement opens a new one.
     virtual void drop() {}
+
+  private:
+    ContentionHints hints_;
 };
 
 }  // namespace nativelock::mysql
