@@ -82,7 +82,10 @@ TEST(MysqlProtocol, UncontendedLockAndUnlockTakeTwoStatements) {
         EXPECT_NE(s.sql[0].find("INSERT INTO `shared_locks` (`lock_acquired`, `name`, `created`, "
                                 "`ttl`, `connection_id`)"),
                   std::string::npos);
-        EXPECT_NE(s.sql[0].find("IF(GET_LOCK(?, 0) = 1, true, ~0 + 1)"), std::string::npos);
+        EXPECT_NE(s.sql[0].find("VALUES (IF(GET_LOCK(?, 0) = 1 AND (@nativelock_grant := ?) IS "
+                                "NOT NULL, true, ~0 + 1), ?, unix_timestamp(), ?, "
+                                "connection_id())"),
+                  std::string::npos);
         EXPECT_NE(s.sql[1].find("RELEASE_LOCK(?)"), std::string::npos);
     }
 }
@@ -189,6 +192,11 @@ TEST(MysqlProtocol, HotNameJoinsTheLineAtOnceAndIsProbedNowAndThen) {
         }
         if (sql.rfind("INSERT", 0) == 0) return affected(1);  // the claim
         if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value("1");
+        if (sql.rfind("SELECT IS_FREE_LOCK(?), GET_LOCK(?, ?)", 0) == 0) {
+            Result r = value("0");  // taken as it came, then granted: a hand-off
+            r.rows[0].push_back(std::string("1"));
+            return r;
+        }
         if (sql.rfind("DELETE", 0) == 0) return affected(1);
         if (sql.rfind("SELECT `created`", 0) == 0) return value("5");  // the holder's TTL left
         ADD_FAILURE() << "unexpected " << sql;
@@ -416,6 +424,10 @@ TEST(MysqlProtocol, CorruptTableIsRepairedOnceAndRetried) {
     Protocol p(s, QuoteStyle::Default);
     p.lock("a", nativelock::Deadline::after(0), 10);
     EXPECT_EQ(inserts, 2);
+    // The first INSERT's grant, if any, was given back before the repair and the second run.
+    ASSERT_GE(s.sql.size(), 4u);
+    EXPECT_EQ(s.sql[1].rfind("SELECT IF(@nativelock_grant = ?, RELEASE_LOCK(?), NULL)", 0), 0u);
+    EXPECT_EQ(s.sql[2].rfind("REPAIR", 0), 0u);
 }
 
 TEST(MysqlProtocol, RepairFailureHasThePackagesMessage) {
@@ -873,6 +885,69 @@ TEST_F(MysqlServer, FirstTryFailingAfterTheGrantGivesGetLockBack) {
         Result holder = probe.execute("SELECT IS_USED_LOCK(?)", {Param::str(n)}, true, false);
         EXPECT_FALSE(holder.value.has_value())
             << exclusive << ": GET_LOCK left with session " << holder.value.value_or("");
+    }
+}
+
+// A session that joins the line at once for a hot name and finds the lock free takes no row of
+// a client of the package's order (registered, GET_LOCK not yet taken): that is for a waiter
+// handed the lock after waiting. Here the lock stays the package client's, and ours times out.
+TEST_F(MysqlServer, HotNameMeetingAFreeLockLeavesAPackageClientsRow) {
+    for (bool exclusive : {true, false}) {
+        NativeSession m(server()), b(server()), pkg(server()), probe(server());
+        SharedView shared_b(b);
+        Protocol pb(exclusive ? static_cast<Session &>(b) : shared_b, QuoteStyle::Default);
+        pb.set_kill_rowless_holders(false);
+        const std::string n = name(exclusive ? "hot-free" : "hot-free-shared");
+        // The name becomes hot: a first try finds it taken.
+        m.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+        EXPECT_THROW(pb.lock(n, Deadline::after(0.05), 30), LockTimeout);
+        m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+        // A client of the package's order registers its row; GET_LOCK is free.
+        pkg.execute(
+            "INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) "
+            "VALUES (?, unix_timestamp(), 30, connection_id(), false)",
+            {Param::str(n)}, true, false);
+        EXPECT_THROW(pb.lock(n, Deadline::after(0.3), 30), LockTimeout) << exclusive;
+        EXPECT_EQ(probe
+                      .execute("SELECT connection_id = ? AND NOT lock_acquired FROM shared_locks "
+                               "WHERE name = ?",
+                               {Param::integer(static_cast<long long>(pkg.connection_id())),
+                                Param::str(n)},
+                               true, false)
+                      .value,
+                  std::optional<std::string>("1"))
+            << exclusive << ": the package client's row was taken";
+        pkg.execute("DELETE FROM shared_locks WHERE name = ?", {Param::str(n)}, true, false);
+    }
+}
+
+// Whatever error the first INSERT meets after GET_LOCK was granted, the grant is given back, and
+// only it: here a CHECK constraint of the table (MariaDB 10.2+) refuses the row's TTL, on a
+// session that holds the name already (GET_LOCK is re-entrant: its own level must stay).
+TEST_F(MysqlServer, FirstTryFailingOnAConstraintGivesOnlyItsGrantBack) {
+    NativeSession setup(server());
+    setup.execute(
+        "CREATE TABLE IF NOT EXISTS nl_check_locks (name varchar(64) NOT NULL, "
+        "connection_id bigint NOT NULL, created bigint NOT NULL, ttl bigint NOT NULL, "
+        "lock_acquired tinyint(1) NOT NULL, UNIQUE KEY (name), CHECK (ttl < 1000)) "
+        "ENGINE=MyISAM",
+        {}, false, false);
+    for (bool exclusive : {true, false}) {
+        for (bool held_before : {false, true}) {
+            NativeSession b(server()), probe(server());
+            SharedView shared_b(b);
+            Protocol pb(exclusive ? static_cast<Session &>(b) : shared_b, QuoteStyle::Default,
+                        "nl_check_locks");
+            const std::string n = name("check");
+            if (held_before) b.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+            EXPECT_THROW(pb.lock(n, Deadline::after(0), 5000), SqlError);
+            Result holder = probe.execute(
+                "SELECT IS_USED_LOCK(?) = ?",
+                {Param::str(n), Param::integer(static_cast<long long>(b.connection_id()))}, true,
+                false);
+            EXPECT_EQ(holder.value, held_before ? std::optional<std::string>("1") : std::nullopt)
+                << exclusive << held_before;
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 #include "mysql/protocol.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "common/deadline.hpp"
+#include "common/process.hpp"
 
 namespace nativelock::mysql {
 
@@ -17,23 +19,6 @@ namespace {
 constexpr unsigned kErDupEntry = 1062;
 constexpr unsigned kErKeyNotFound = 1032;
 constexpr unsigned kErDataOutOfRange = 1690;  // ER_DATA_OUT_OF_RANGE: `~0 + 1`
-
-// Errors a statement raises while it computes or stores a row's values (after the values before
-// it were computed): a value the column cannot take, a full table or disk.
-bool is_value_error(unsigned code) {
-    switch (code) {
-        case 1264:  // ER_WARN_DATA_OUT_OF_RANGE
-        case 1265:  // WARN_DATA_TRUNCATED
-        case 1292:  // ER_TRUNCATED_WRONG_VALUE
-        case 1366:  // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD (a name the character set cannot store)
-        case 1406:  // ER_DATA_TOO_LONG
-        case 1114:  // ER_RECORD_FILE_FULL
-        case 1021:  // ER_DISK_FULL
-            return true;
-        default:
-            return false;
-    }
-}
 
 bool needs_repair(const SqlError &e) {
     return e.code() == kErKeyNotFound ||
@@ -50,6 +35,14 @@ void sleep_seconds(double s) {
 
 // Where take_over_stale_row() leaves the session that held the row before us.
 constexpr const char *kPreviousHolderVar = "nativelock_previous_holder";
+// The session variable where the first try notes that its GET_LOCK was granted.
+constexpr const char *kGrantVar = "nativelock_grant";
+
+// A token no earlier call of this process used (a session serves one process at a time).
+std::string next_grant_token() {
+    static std::atomic<unsigned long long> counter{0};
+    return std::to_string(process::current_pid()) + ":" + std::to_string(++counter);
+}
 
 // Whether a row's holder has let its GET_LOCK go. The table's UNIQUE key conflates spellings
 // (case, trailing spaces: its collation) that GET_LOCK keeps apart, and GET_LOCK keys a name by
@@ -388,18 +381,29 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     // PDO needs. A server that evaluated that constant ahead of the row would fail every first
     // try before GET_LOCK, and the caller would wait in line: slower, never wrong. (INSERT …
     // SELECT … WHERE GET_LOCK() = 1 would say the same at three times the cost on MyISAM.)
-    // lock_acquired comes first: the server computes the values in column order and reports
-    // the first failure, so a failure of a later value (a name the table's character set cannot
-    // store, in strict mode) means that GET_LOCK was granted, and it is given back.
+    // The statement also notes a grant in a session variable under a token of this call's: an
+    // error other than these two (a value the table cannot take, a CHECK constraint, a crashed
+    // table found while writing) may come after GET_LOCK was granted, and only that grant, not
+    // a level the session held before, is given back. (The server computes every value even
+    // after one failed and reports the first failure; lock_acquired comes first, so that 1690
+    // is the one reported while GET_LOCK is taken.) This INSERT is not repeated after a repair:
+    // a second run would take a second level.
     ContentionHints &hints = session_.contention_hints();
-    if (deadline.expired() || !hints.join_line_at_once(name)) {
+    const bool join_at_once = !deadline.expired() && hints.join_line_at_once(name);
+    for (bool repaired = false; !join_at_once;) {
+        const std::string token = next_grant_token();
         std::exception_ptr failure;
+        bool repair = false;
         try {
-            Result r = run("INSERT INTO " + q_table_ + " (" + q_acquired_ + ", " + q_name_ + ", " +
-                               q_created_ + ", " + q_ttl_ + ", " + q_conn_ +
-                               ") VALUES (IF(GET_LOCK(?, 0) = 1, true, ~0 + 1), ?, "
-                               "unix_timestamp(), ?, connection_id())",
-                           {Param::str(name), Param::str(name), Param::integer(ttl)});
+            ++statements_;
+            Result r = session_.execute(
+                "INSERT INTO " + q_table_ + " (" + q_acquired_ + ", " + q_name_ + ", " +
+                    q_created_ + ", " + q_ttl_ + ", " + q_conn_ +
+                    ") VALUES (IF(GET_LOCK(?, 0) = 1 AND (@" + kGrantVar +
+                    " := ?) IS NOT NULL, true, ~0 + 1), ?, unix_timestamp(), ?, " +
+                    "connection_id())",
+                {Param::str(name), Param::str(token), Param::str(name), Param::integer(ttl)}, true,
+                false);
             if (r.affected == 1) {
                 hints.found_free(name);
                 return Queued::Acquired;
@@ -410,20 +414,20 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             } else if (e.code() == kErDupEntry || (e.code() == 0 && e.sqlstate() == "23000")) {
                 // GET_LOCK was granted before the duplicate row was found.
                 holding = row_stands = true;
-            } else if (is_value_error(e.code())) {
-                failure = std::current_exception();
             } else {
-                throw;  // before any value was computed (no table, no right, a crashed table)
+                failure = std::current_exception();
+                repair = !repaired && needs_repair(e);
             }
         }
-        if (failure) {
-            give_back_then_rethrow(
-                [&] {
-                    run("SELECT IF(IS_USED_LOCK(?) = CONNECTION_ID(), RELEASE_LOCK(?), NULL)",
-                        {Param::str(name), Param::str(name)});
-                },
-                failure);
-        }
+        if (!failure) break;
+        auto give_back_grant = [&] {
+            run("SELECT IF(@" + std::string(kGrantVar) + " = ?, RELEASE_LOCK(?), NULL)",
+                {Param::str(token), Param::str(name)});
+        };
+        if (!repair) give_back_then_rethrow(give_back_grant, failure);
+        give_back_grant();
+        repair_table();  // as run() does, then the INSERT once more
+        repaired = true;
     }
     // The session GET_LOCK was granted on: a claim that ran on a replaced session (a silent
     // reconnect between two statements) holds nothing.
@@ -435,6 +439,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     auto rowless_since = Deadline::Clock::now();
     bool rowless = false;
     bool first_attempt = true;
+    bool probe_free = join_at_once;
     for (;;) {
         if (holding) {
             bool claimed = false;
@@ -470,8 +475,25 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         check_interrupt();
         double wait = deadline.remaining_seconds(
             std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
-        Result got = run("SELECT GET_LOCK(?, ?)",
-                         {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+        // A session that joined the line at once asks whether the lock was free as it came: a
+        // grant at once is no hand-off, and an unmarked row then standing is a client's lock in
+        // the making (the package's order), which only a waiter that waited takes over.
+        bool free_on_entry = false;
+        Result got;
+        if (probe_free) {
+            Result r = run(
+                "SELECT IS_FREE_LOCK(?), GET_LOCK(?, ?)",
+                {Param::str(name), Param::str(name), Param::real(std::round(wait * 1000) / 1000)},
+                true, true);
+            probe_free = false;
+            if (!r.rows.empty() && r.rows[0].size() > 1) {
+                free_on_entry = r.rows[0][0] == std::optional<std::string>("1");
+                got.value = r.rows[0][1];
+            }
+        } else {
+            got = run("SELECT GET_LOCK(?, ?)",
+                      {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+        }
         if (get_lock_granted(got, name)) {
             // The row is written before lock() returns. (Sending it without waiting for the
             // reply saved a round trip of the hand-off, but a row of another spelling, which
@@ -480,7 +502,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             granted_on = session_.generation();
             holding = true;
             row_stands = false;
-            granted_after_waiting = true;
+            granted_after_waiting = !free_on_entry;
             continue;
         }
         // Still taken after a slice: a holder past its TTL, or one with no row, is the
