@@ -295,7 +295,7 @@ class NlbPhpredisFloor extends NlbBackend
 {
     public $id = 'phpredis-floor', $label = 'floor: SET NX EX + DEL via phpredis', $group = 'redis', $kind = 'floor';
     public $blocking = false;
-    private $r;
+    protected $r;
 
     public function unavailable(): ?string { return extension_loaded('redis') ? null : 'phpredis not loaded'; }
     public function setUp(): void { $this->r = nlb_phpredis(); }
@@ -312,27 +312,19 @@ class NlbPhpredisFloor extends NlbBackend
 // by the same compare-and-delete Lua script shape as RedisLock's when nobody waits (GET and
 // compare, ZCARD of the wait queue, DEL). The script's call in redis-server is what separates
 // it from the DEL of the floor.
-class NlbPhpredisWireFloor extends NlbBackend
+class NlbPhpredisWireFloor extends NlbPhpredisFloor
 {
-    public $id = 'phpredis-wire', $label = 'wire floor: SET NX EX + compare-and-delete script via phpredis', $group = 'redis', $kind = 'floor';
-    public $blocking = false;
-    private $r, $sha;
+    public $id = 'phpredis-wire', $label = 'wire floor: SET NX EX + compare-and-delete script via phpredis';
+    private $sha;
     private const RELEASE = 'if redis.call("get",KEYS[1]) ~= ARGV[1] then return 0 end '
         . 'if redis.call("zcard",KEYS[2]) > 0 then return 2 end '
         . 'redis.call("del",KEYS[1]) return 1';
 
-    public function unavailable(): ?string { return extension_loaded('redis') ? null : 'phpredis not loaded'; }
     public function setUp(): void
     {
-        $this->r = nlb_phpredis();
+        parent::setUp();
         $this->sha = $this->r->script('load', self::RELEASE);
     }
-    public function tryAcquire(string $name)
-    {
-        $key = 'redislock:' . $name;
-        return $this->r->set($key, 'floor-token-0123', ['NX', 'EX' => 20]) ? $key : null;
-    }
-    public function acquire(string $name) { throw new LogicException('floor does not block'); }
     public function release($h): void
     {
         if ($this->r->evalSha($this->sha, [$h, 'nativelock:queue:' . $h, 'floor-token-0123'], 2) !== 1) {
