@@ -1159,13 +1159,16 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
     Protocol pr(view, QuoteStyle::Default), px(x, QuoteStyle::Default);
     pr.set_kill_rowless_holders(false);
     px.set_kill_rowless_holders(false);
-    bool r_got = false;
+    bool r_got = false, r_unlocked = false;
     double r_took = 0;
     std::thread rt([&] {
         auto t0 = std::chrono::steady_clock::now();
         try {
             pr.lock(n, Deadline::after(8), 2);  // its row is past its TTL after 2-3 s
             r_got = true;
+            // At once: x, behind r in the line, would take r's row over once it is past its
+            // TTL, and end r's session.
+            r_unlocked = pr.unlock(n);
         } catch (const LockTimeout &) {
         }
         r_took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -1179,7 +1182,7 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
               std::optional<std::string>("1"))
         << "r took the stale row over and waits on the row-first path";
     std::thread xt([&] {
-        px.lock(n, Deadline::after(8), 600);  // waits in GET_LOCK, first in line
+        px.lock(n, Deadline::after(8), 600);  // waits in GET_LOCK
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         EXPECT_TRUE(px.unlock(n));
     });
@@ -1189,7 +1192,7 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
     rt.join();
     EXPECT_TRUE(r_got) << "waited " << r_took << " s";
     EXPECT_LT(r_took, 7.0);
-    if (r_got) EXPECT_TRUE(pr.unlock(n));
+    EXPECT_TRUE(r_unlocked);
 }
 
 // A waiter granted GET_LOCK after waiting (here behind a rowless utf8mb4 holder) finds a marked
@@ -1243,3 +1246,53 @@ TEST_F(MysqlServer, TakeOverMeetingARowlessHolderTimesOutAtTheDeadline) {
 }
 
 }  // namespace
+// A waiter on the row-first path (here: it took a stale row over, then lost it to a waiter
+// granted GET_LOCK) that is granted GET_LOCK after waiting keeps the hand-off: it claims the
+// row as a queued waiter does. It used to give the grant back, so the waiter behind it took
+// the lock on every release; under a hot lock whose holder outlived its TTL, the waiters that
+// had fallen back this way timed out while the others took turns.
+TEST_F(MysqlServer, RowFirstWaiterGrantedAfterWaitingKeepsTheHandOff) {
+    NativeSession setup(server()), m(server()), r(server()), x(server()), y(server());
+    std::string n = name("row-first-turn");
+    // A row marked acquired by a session long gone, past its TTL, and a rowless GET_LOCK
+    // holder: r takes the row over and polls for GET_LOCK on the row-first path.
+    setup.execute(
+        "INSERT INTO shared_locks (name, connection_id, created, ttl, lock_acquired) "
+        "VALUES (?, 4000000000, unix_timestamp() - 100, 1, true)",
+        {Param::str(n)}, true, false);
+    m.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+    Protocol pr(r, QuoteStyle::Default), px(x, QuoteStyle::Default), py(y, QuoteStyle::Default);
+    for (Protocol *p : {&pr, &px, &py}) p->set_kill_rowless_holders(false);
+    using Clock = std::chrono::steady_clock;
+    std::atomic<bool> r_got{false}, y_got{false};
+    Clock::time_point r_at{}, y_at{};
+    std::thread rt([&] {
+        pr.lock(n, Deadline::after(15), 600);
+        r_at = Clock::now();
+        r_got = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        EXPECT_TRUE(pr.unlock(n));
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    std::thread xt([&] { px.lock(n, Deadline::after(15), 600); });  // in GET_LOCK's line
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // x is granted GET_LOCK and claims r's unmarked row (the row-first order's lock in the
+    // making); r loses its row and waits on the row-first path, in GET_LOCK's line.
+    m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+    xt.join();
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    EXPECT_FALSE(r_got);
+    std::thread yt([&] {  // behind r in the line
+        py.lock(n, Deadline::after(15), 600);
+        y_at = Clock::now();
+        y_got = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        EXPECT_TRUE(py.unlock(n));
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    EXPECT_TRUE(px.unlock(n));  // hands GET_LOCK to r, first in line
+    rt.join();
+    yt.join();
+    ASSERT_TRUE(r_got && y_got);
+    EXPECT_LT(r_at, y_at) << "r, granted first, kept its turn";
+}

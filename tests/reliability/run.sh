@@ -89,6 +89,10 @@ for b in "${backends[@]}"; do
     # A hot lock (issue 14): no wait past its timeout, no lost update, nobody starved, and every
     # process served its fair share (SPEC §7: min share >= 0.5); all three backends queue.
     step "hot lock $b" "${php[@]}" $d/hot_lock.php --backend="$b" --procs="$REL_HOT_PROCS" --seconds="$REL_HOT_SECONDS" --min-share="$REL_HOT_MIN_SHARE"
+    # The same with one holder outliving its TTL (server backends: TTL 1 s, held 3 s): the others
+    # take over as the TTL allows, and none of them times out or starves meanwhile.
+    [ "$b" != file ] && step "hot lock past TTL $b" env NATIVELOCK_RELIABILITY_MYSQL_TTL=1 NATIVELOCK_RELIABILITY_REDIS_TTL=1 \
+        "${php[@]}" $d/hot_lock.php --backend="$b" --procs=8 --seconds=6 --overrun=3 --min-share="$REL_HOT_MIN_SHARE" --test=hot-lock-past-ttl
     # Many processes blocked on one lock: each gets it, <= 2 connections each, none left after.
     [ "$b" != file ] && step "load $b" "${php[@]}" $d/load_test.php --backend="$b" --procs="$REL_LOAD_PROCS"
 done

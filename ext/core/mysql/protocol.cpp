@@ -645,9 +645,38 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         if (interrupted) cap = std::min(cap, kInterruptSliceSeconds);
         double wait = deadline.remaining_seconds(cap);
         auto before = Deadline::Clock::now();
-        Result got = run("SELECT GET_LOCK(?, ?)",
-                         {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+        // Whether the lock was free as we came, as on the queued path: only a grant after
+        // waiting is a hand-off.
+        Result probe =
+            run("SELECT IS_FREE_LOCK(?), GET_LOCK(?, ?)",
+                {Param::str(name), Param::str(name), Param::real(std::round(wait * 1000) / 1000)},
+                true, true);
+        Result got;
+        bool free_on_entry = false;
+        if (!probe.rows.empty() && probe.rows[0].size() > 1) {
+            free_on_entry = probe.rows[0][0] == std::optional<std::string>("1");
+            got.value = probe.rows[0][1];
+        }
+        const std::uint64_t granted_on = session_.generation();
         if (get_lock_granted(got, name)) {
+            // Holding GET_LOCK, the row becomes ours as on the queued path: a waiter that
+            // gave a hand-off back would lose its turn to the queue behind it on every
+            // release, and one that fell back here (a holder past its TTL) starved until its
+            // timeout while the others took turns.
+            bool claimed = false;
+            std::exception_ptr failure;
+            try {
+                claimed = claim_row_holding_get_lock(name, ttl, false, !free_on_entry);
+                if (session_.generation() != granted_on)
+                    throw SessionLost(
+                        2013, "MySQL session replaced while acquiring lock \"" + name + "\"");
+            } catch (...) {
+                failure = std::current_exception();
+            }
+            if (failure)
+                give_back_then_rethrow([&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); },
+                                       failure);
+            if (claimed) return;
             run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
             // GET_LOCK was free although the row stands (its owner is between INSERT and
             // GET_LOCK, or died with lock_acquired unset): back off instead of spinning.
