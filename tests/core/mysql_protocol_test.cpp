@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -1245,13 +1246,12 @@ TEST_F(MysqlServer, TakeOverMeetingARowlessHolderTimesOutAtTheDeadline) {
     EXPECT_TRUE(pz.unlock(n));
 }
 
-}  // namespace
 // A waiter on the row-first path (here: it took a stale row over, then lost it to a waiter
-// granted GET_LOCK) that is granted GET_LOCK after waiting keeps the hand-off: it claims the
-// row as a queued waiter does. It used to give the grant back, so the waiter behind it took
+// granted GET_LOCK) that is handed GET_LOCK by the row's holder keeps the hand-off: it claims
+// the row as a queued waiter does. It used to give the grant back, so the waiter behind it took
 // the lock on every release; under a hot lock whose holder outlived its TTL, the waiters that
-// had fallen back this way timed out while the others took turns.
-TEST_F(MysqlServer, RowFirstWaiterGrantedAfterWaitingKeepsTheHandOff) {
+// had fallen back this way timed out at 5 s while the others took turns.
+TEST_F(MysqlServer, RowFirstWaiterHandedTheLockKeepsItsTurn) {
     NativeSession setup(server()), m(server()), r(server()), x(server()), y(server());
     std::string n = name("row-first-turn");
     // A row marked acquired by a session long gone, past its TTL, and a rowless GET_LOCK
@@ -1266,33 +1266,89 @@ TEST_F(MysqlServer, RowFirstWaiterGrantedAfterWaitingKeepsTheHandOff) {
     using Clock = std::chrono::steady_clock;
     std::atomic<bool> r_got{false}, y_got{false};
     Clock::time_point r_at{}, y_at{};
-    std::thread rt([&] {
-        pr.lock(n, Deadline::after(15), 600);
-        r_at = Clock::now();
-        r_got = true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        EXPECT_TRUE(pr.unlock(n));
-    });
+    std::mutex failures_mutex;
+    std::string failures;
+    // Holds for 300 ms, then releases; any failure is reported, not thrown out of the thread.
+    auto take_and_hold = [&](Protocol &p, std::atomic<bool> &got, Clock::time_point &at) {
+        try {
+            p.lock(n, Deadline::after(15), 600);
+            at = Clock::now();
+            got = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            if (!p.unlock(n)) throw std::runtime_error("unlock failed");
+        } catch (const std::exception &e) {
+            std::lock_guard<std::mutex> guard(failures_mutex);
+            failures += std::string(e.what()) + "; ";
+        }
+    };
+    std::thread rt([&] { take_and_hold(pr, r_got, r_at); });
     std::this_thread::sleep_for(std::chrono::milliseconds(700));
-    std::thread xt([&] { px.lock(n, Deadline::after(15), 600); });  // in GET_LOCK's line
+    std::atomic<bool> x_got{false};
+    std::thread xt([&] {  // in GET_LOCK's line
+        try {
+            px.lock(n, Deadline::after(15), 600);
+            x_got = true;
+        } catch (const std::exception &e) {
+            std::lock_guard<std::mutex> guard(failures_mutex);
+            failures += std::string("x: ") + e.what() + "; ";
+        }
+    });
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     // x is granted GET_LOCK and claims r's unmarked row (the row-first order's lock in the
     // making); r loses its row and waits on the row-first path, in GET_LOCK's line.
     m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
     xt.join();
+    ASSERT_TRUE(x_got) << failures;
     std::this_thread::sleep_for(std::chrono::milliseconds(800));
     EXPECT_FALSE(r_got);
-    std::thread yt([&] {  // behind r in the line
-        py.lock(n, Deadline::after(15), 600);
-        y_at = Clock::now();
-        y_got = true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        EXPECT_TRUE(py.unlock(n));
-    });
+    std::thread yt([&] { take_and_hold(py, y_got, y_at); });  // behind r in the line
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     EXPECT_TRUE(px.unlock(n));  // hands GET_LOCK to r, first in line
     rt.join();
     yt.join();
-    ASSERT_TRUE(r_got && y_got);
+    ASSERT_TRUE(r_got && y_got) << failures;
+    EXPECT_EQ(failures, "");
     EXPECT_LT(r_at, y_at) << "r, granted first, kept its turn";
 }
+
+// On the row-first path, a grant after another contender held GET_LOCK for a moment (here a
+// session that holds it 300 ms without a row) is no hand-off: the unmarked row of a client of
+// the package's order (between its INSERT and its GET_LOCK) stays that client's, and the
+// waiter times out.
+TEST_F(MysqlServer, RowFirstWaiterGrantedAfterAMomentaryHoldLeavesAPackageClientsRow) {
+    NativeSession c(server()), m(server()), r(server());
+    std::string n = name("row-first-pkg");
+    c.execute(
+        "INSERT INTO shared_locks (name, connection_id, created, ttl, lock_acquired) "
+        "VALUES (?, connection_id(), unix_timestamp(), 30, false)",
+        {Param::str(n)}, true, false);
+    const std::string c_id = std::to_string(c.connection_id());
+    Protocol pr(r, QuoteStyle::Default);
+    pr.set_kill_rowless_holders(false);
+    std::atomic<bool> stop{false};
+    std::thread momentary([&] {
+        // Once r spins on the row-first path (the lock free, the row standing), hold GET_LOCK
+        // for 300 ms at a time: r's next probe waits and is granted when we let go.
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        while (!stop) {
+            m.execute("SELECT GET_LOCK(?, 1)", {Param::str(n)}, true, false);
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    EXPECT_THROW(pr.lock(n, Deadline::after(1.5), 600), LockTimeout);
+    stop = true;
+    momentary.join();
+    NativeSession probe(server());
+    EXPECT_EQ(probe
+                  .execute("SELECT CONCAT(connection_id, '/', lock_acquired) FROM shared_locks "
+                           "WHERE name = ?",
+                           {Param::str(n)}, true, false)
+                  .value,
+              std::optional<std::string>(c_id + "/0"))
+        << "the client's row is left as it was";
+    probe.execute("DELETE FROM shared_locks WHERE name = ?", {Param::str(n)}, true, false);
+}
+
+}  // namespace

@@ -361,6 +361,32 @@ static bool is_lock_error(std::exception_ptr failure) {
     std::rethrow_exception(failure);
 }
 
+bool Protocol::claim_granted(const std::string &name, long long ttl, bool row_stands,
+                             bool granted_after_waiting, std::uint64_t granted_on) {
+    bool claimed = false;
+    std::exception_ptr failure;
+    try {
+        claimed = claim_row_holding_get_lock(name, ttl, row_stands, granted_after_waiting);
+        // A claim that ran on a replaced session (a silent reconnect between two statements)
+        // holds nothing.
+        if (session_.generation() != granted_on)
+            throw SessionLost(2013, "MySQL session replaced while acquiring lock \"" + name + "\"");
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    if (failure) {
+        give_back_then_rethrow(
+            [&] {
+                if (session_.generation() == granted_on)
+                    run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
+                else
+                    deregister(name);  // the new session holds no GET_LOCK, maybe a row
+            },
+            failure);
+    }
+    return claimed;
+}
+
 // A waiter waits in GET_LOCK itself: MariaDB grants a released user lock to its oldest waiter,
 // and a release (DELETE + RELEASE_LOCK in one statement) hands the lock straight to that
 // waiter, so a newcomer's GET_LOCK(name, 0) fails while anyone waits and nobody barges past the
@@ -429,29 +455,16 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         repair_table();  // as run() does, then the INSERT once more
         repaired = true;
     }
-    // The session GET_LOCK was granted on: a claim that ran on a replaced session (a silent
-    // reconnect between two statements) holds nothing.
+    // The session GET_LOCK was granted on (see claim_granted()).
     std::uint64_t granted_on = session_.generation();
-    auto same_session = [&] {
-        if (session_.generation() != granted_on)
-            throw SessionLost(2013, "MySQL session replaced while acquiring lock \"" + name + "\"");
-    };
     auto rowless_since = Deadline::Clock::now();
     bool rowless = false;
     bool first_attempt = true;
     bool probe_free = join_at_once;
     for (;;) {
         if (holding) {
-            bool claimed = false;
-            std::exception_ptr failure;
-            try {
-                claimed = claim_row_holding_get_lock(name, ttl, row_stands, granted_after_waiting);
-                same_session();
-            } catch (...) {
-                failure = std::current_exception();
-            }
-            if (failure) give_back_then_rethrow(give_back, failure);
-            if (claimed) return Queued::Acquired;
+            if (claim_granted(name, ttl, row_stands, granted_after_waiting, granted_on))
+                return Queued::Acquired;
             // What stands is our own row, one a client of the package's order is about to lock,
             // or one that only looks ours: connection ids restart with the server, and a row
             // left before a restart may carry our id. The row-first path tells these apart (it
@@ -622,10 +635,12 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         if (deadline.expired()) throw LockTimeout("timeout");
         check_interrupt();
 
-        Result row =
-            run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " + q_conn_ +
-                    " = connection_id() FROM " + q_table_ + " WHERE " + q_name_ + " = ?",
-                {Param::str(name)}, true, true);
+        // The row's TTL left, whether it is our own session's, and the session that marked it
+        // acquired (0 if nobody did).
+        Result row = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " +
+                             q_conn_ + " = connection_id(), IF(" + q_acquired_ + ", " + q_conn_ +
+                             ", 0) FROM " + q_table_ + " WHERE " + q_name_ + " = ?",
+                         {Param::str(name)}, true, true);
         if (row.rows.empty()) continue;  // released meanwhile
         if (row.rows[0].size() > 1 && row.rows[0][1] && *row.rows[0][1] == "1") {
             // Our own session holds it: nobody else can release it while we wait. Sleep out
@@ -637,6 +652,8 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
             }
         }
         long long ttl_left = to_ll(row.rows[0][0]);
+        const long long marked_by =
+            row.rows[0].size() > 2 && row.rows[0][2] ? to_ll(row.rows[0][2]) : 0;
         // The row expires at the end of second created+ttl; take_over_stale_row() sees it one
         // second later. The server-side wait is bounded: by the deadline, the row's TTL, the
         // session's read timeout and, when PHP may have handlers to run, a short slice.
@@ -644,43 +661,36 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
                               session_.max_wait_seconds());
         if (interrupted) cap = std::min(cap, kInterruptSliceSeconds);
         double wait = deadline.remaining_seconds(cap);
+        // A grant is a hand-off only if, as we came, GET_LOCK was held by the session that
+        // marked the row: that holder let go. Anyone else holding it for a moment (a
+        // contender on this path between its statements, an application's own GET_LOCK) hands
+        // nothing over, and an unmarked row then standing is a client's lock in the making
+        // (the package's order), which only a hand-off takes.
         auto before = Deadline::Clock::now();
-        // Whether the lock was free as we came, as on the queued path: only a grant after
-        // waiting is a hand-off.
-        Result probe =
-            run("SELECT IS_FREE_LOCK(?), GET_LOCK(?, ?)",
-                {Param::str(name), Param::str(name), Param::real(std::round(wait * 1000) / 1000)},
-                true, true);
+        Result probe = run("SELECT IS_USED_LOCK(?) = ?, GET_LOCK(?, ?)",
+                           {Param::str(name), Param::integer(marked_by), Param::str(name),
+                            Param::real(std::round(wait * 1000) / 1000)},
+                           true, true);
+        const bool instant =
+            std::chrono::duration<double>(Deadline::Clock::now() - before).count() < 0.002;
         Result got;
-        bool free_on_entry = false;
+        bool handed_off = false;
         if (!probe.rows.empty() && probe.rows[0].size() > 1) {
-            free_on_entry = probe.rows[0][0] == std::optional<std::string>("1");
+            handed_off = probe.rows[0][0] == std::optional<std::string>("1");
             got.value = probe.rows[0][1];
         }
-        const std::uint64_t granted_on = session_.generation();
         if (get_lock_granted(got, name)) {
-            // Holding GET_LOCK, the row becomes ours as on the queued path: a waiter that
-            // gave a hand-off back would lose its turn to the queue behind it on every
-            // release, and one that fell back here (a holder past its TTL) starved until its
-            // timeout while the others took turns.
-            bool claimed = false;
-            std::exception_ptr failure;
-            try {
-                claimed = claim_row_holding_get_lock(name, ttl, false, !free_on_entry);
-                if (session_.generation() != granted_on)
-                    throw SessionLost(
-                        2013, "MySQL session replaced while acquiring lock \"" + name + "\"");
-            } catch (...) {
-                failure = std::current_exception();
-            }
-            if (failure)
-                give_back_then_rethrow([&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); },
-                                       failure);
-            if (claimed) return;
+            // Holding GET_LOCK, the row becomes ours as on the queued path. (Until 2026-11-26
+            // this path gave every grant back: it lost its turn to the waiter behind it on
+            // every release, and under a hot lock whose holder outlived its TTL the waiters
+            // that had fallen back here timed out while the others took turns.)
+            if (claim_granted(name, ttl, false, handed_off && marked_by != 0,
+                              session_.generation()))
+                return;
             run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
-            // GET_LOCK was free although the row stands (its owner is between INSERT and
+            // Granted at once although a row stands (its owner is between INSERT and
             // GET_LOCK, or died with lock_acquired unset): back off instead of spinning.
-            if (std::chrono::duration<double>(Deadline::Clock::now() - before).count() < 0.002) {
+            if (instant) {
                 sleep_seconds(deadline.remaining_seconds(instant_backoff));
                 instant_backoff = std::min(instant_backoff * 2, 0.1);
             } else {

@@ -140,6 +140,12 @@ class Protocol {
                        const std::function<void()> &check_interrupt);
     bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
                                     bool granted_after_waiting);
+    // claim_row_holding_get_lock() for a grant made on session generation `granted_on`. On any
+    // failure what the grant took is given back before the failure goes on: GET_LOCK, or, when
+    // the session was replaced meanwhile (the claim then ran on a session without GET_LOCK),
+    // the row the claim may have written there.
+    bool claim_granted(const std::string &name, long long ttl, bool row_stands,
+                       bool granted_after_waiting, std::uint64_t granted_on);
 
     Session &session_;
     QuoteStyle style_;
