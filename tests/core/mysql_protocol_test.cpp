@@ -1248,9 +1248,10 @@ TEST_F(MysqlServer, TakeOverMeetingARowlessHolderTimesOutAtTheDeadline) {
 
 // A waiter on the row-first path (here: it took a stale row over, then lost it to a waiter
 // granted GET_LOCK) that is handed GET_LOCK by the row's holder keeps the hand-off: it claims
-// the row as a queued waiter does. It used to give the grant back, so the waiter behind it took
-// the lock on every release; under a hot lock whose holder outlived its TTL, the waiters that
-// had fallen back this way timed out at 5 s while the others took turns.
+// the row as a queued waiter does (here its INSERT: the holder's release removed its row). It used
+// to give the grant back, so the waiter behind it took the lock on every release; under a hot lock
+// whose holder outlived its TTL, the waiters that had fallen back this way timed out at 5 s while
+// the others took turns.
 TEST_F(MysqlServer, RowFirstWaiterHandedTheLockKeepsItsTurn) {
     NativeSession setup(server()), m(server()), r(server()), x(server()), y(server());
     std::string n = name("row-first-turn");
@@ -1325,6 +1326,10 @@ TEST_F(MysqlServer, RowFirstWaiterGrantedAfterAMomentaryHoldLeavesAPackageClient
     const std::string c_id = std::to_string(c.connection_id());
     Protocol pr(r, QuoteStyle::Default);
     pr.set_kill_rowless_holders(false);
+    // Connected before: r reaches the row-first path within a few statements, long before the
+    // first hold below (were it still waiting in the queued line then, that line's own rule
+    // would judge the grant).
+    r.ensure_connected();
     std::atomic<bool> stop{false};
     std::thread momentary([&] {
         // Once r spins on the row-first path (the lock free, the row standing), hold GET_LOCK
