@@ -75,6 +75,18 @@ bool get_lock_granted(const Result &got, const std::string &name) {
     return *got.value == "1";
 }
 
+// `SELECT <condition>, GET_LOCK(...)`: whether the condition, evaluated before the wait, held
+// (*held), and GET_LOCK's result as get_lock_granted() takes it.
+Result split_conditional_wait(const Result &both, bool *held) {
+    Result got;
+    *held = false;
+    if (!both.rows.empty() && both.rows[0].size() > 1) {
+        *held = both.rows[0][0] == std::optional<std::string>("1");
+        got.value = both.rows[0][1];
+    }
+    return got;
+}
+
 }  // namespace
 
 long long ttl_seconds(double seconds) {
@@ -494,15 +506,12 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         bool free_on_entry = false;
         Result got;
         if (probe_free) {
-            Result r = run(
-                "SELECT IS_FREE_LOCK(?), GET_LOCK(?, ?)",
-                {Param::str(name), Param::str(name), Param::real(std::round(wait * 1000) / 1000)},
-                true, true);
+            got = split_conditional_wait(run("SELECT IS_FREE_LOCK(?), GET_LOCK(?, ?)",
+                                             {Param::str(name), Param::str(name),
+                                              Param::real(std::round(wait * 1000) / 1000)},
+                                             true, true),
+                                         &free_on_entry);
             probe_free = false;
-            if (!r.rows.empty() && r.rows[0].size() > 1) {
-                free_on_entry = r.rows[0][0] == std::optional<std::string>("1");
-                got.value = r.rows[0][1];
-            }
         } else {
             got = run("SELECT GET_LOCK(?, ?)",
                       {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
@@ -667,26 +676,22 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         // nothing over, and an unmarked row then standing is a client's lock in the making
         // (the package's order), which only a hand-off takes.
         auto before = Deadline::Clock::now();
-        Result probe = run("SELECT IS_USED_LOCK(?) = ?, GET_LOCK(?, ?)",
-                           {Param::str(name), Param::integer(marked_by), Param::str(name),
-                            Param::real(std::round(wait * 1000) / 1000)},
-                           true, true);
+        // (With no marked row, marked_by 0 names no session: never a hand-off.)
+        bool handed_off = false;
+        Result got = split_conditional_wait(
+            run("SELECT IS_USED_LOCK(?) = ?, GET_LOCK(?, ?)",
+                {Param::str(name), Param::integer(marked_by), Param::str(name),
+                 Param::real(std::round(wait * 1000) / 1000)},
+                true, true),
+            &handed_off);
         const bool instant =
             std::chrono::duration<double>(Deadline::Clock::now() - before).count() < 0.002;
-        Result got;
-        bool handed_off = false;
-        if (!probe.rows.empty() && probe.rows[0].size() > 1) {
-            handed_off = probe.rows[0][0] == std::optional<std::string>("1");
-            got.value = probe.rows[0][1];
-        }
         if (get_lock_granted(got, name)) {
             // Holding GET_LOCK, the row becomes ours as on the queued path. (Until 2026-11-26
             // this path gave every grant back: it lost its turn to the waiter behind it on
             // every release, and under a hot lock whose holder outlived its TTL the waiters
             // that had fallen back here timed out while the others took turns.)
-            if (claim_granted(name, ttl, false, handed_off && marked_by != 0,
-                              session_.generation()))
-                return;
+            if (claim_granted(name, ttl, false, handed_off, session_.generation())) return;
             run("SELECT RELEASE_LOCK(?)", {Param::str(name)});
             // Granted at once although a row stands (its owner is between INSERT and
             // GET_LOCK, or died with lock_acquired unset): back off instead of spinning.
