@@ -228,7 +228,7 @@ if ($want('handoff')) {
     $slowRounds = $pick(['smoke' => 2, 'quick' => 10, 'full' => 30]);   // originals: sleep-polling
     $rows = [];
     foreach ($available as $id => $b) {
-        if (!$b->blocking) {
+        if (!$b->blocking || $b->kind === 'floor') {
             continue;
         }
         $n = $b->kind === 'original' ? $slowRounds : $rounds;

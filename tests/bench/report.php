@@ -129,7 +129,7 @@ if (isset($S['contention'])) {
     $md[] = '| implementation | P | acquisitions/s | total | final | lost | per process min..max | min share | longest wait ms |';
     $md[] = '|---|---|---|---|---|---|---|---|---|';
     foreach ($B as $id => $b) {
-        if ($b['kind'] === 'floor') {
+        if ($b['kind'] === 'floor' && !isset($S['contention']['rows'][$id])) {
             continue;
         }
         if (!isset($S['contention']['rows'][$id])) {

@@ -379,7 +379,7 @@ class NlbSharedLock extends NlbBackend
 class NlbPdoFloor extends NlbBackend
 {
     public $id = 'pdo-floor', $label = 'floor: GET_LOCK + RELEASE_LOCK via PDO', $group = 'mysql', $kind = 'floor';
-    public $blocking = false;
+    public $waits = 'GET_LOCK(name, 10): the server\'s queue';
     private $pdo;
 
     public function unavailable(): ?string { return extension_loaded('pdo_mysql') ? null : 'pdo_mysql not loaded'; }
@@ -389,18 +389,28 @@ class NlbPdoFloor extends NlbBackend
         $q = $this->pdo->quote($name);
         return (int) $this->pdo->query("SELECT GET_LOCK($q, 0)")->fetchColumn() === 1 ? $q : null;
     }
-    public function acquire(string $name) { throw new LogicException('floor does not block'); }
+    // Contended, the least any GET_LOCK lock can do: wait in the server's queue, no row.
+    public function acquire(string $name)
+    {
+        $q = $this->pdo->quote($name);
+        if ((int) $this->pdo->query("SELECT GET_LOCK($q, 10)")->fetchColumn() !== 1) {
+            throw new RuntimeException('floor: GET_LOCK timed out');
+        }
+        return $q;
+    }
     public function release($h): void { $this->pdo->query("SELECT RELEASE_LOCK($h)")->fetchColumn(); }
 }
 
 // What SharedLock's wire protocol costs at least, from PHP: its two statements, each with the
 // package's row (the table every client of the package reads): the row and GET_LOCK(name, 0) in
-// one INSERT, the row deleted and GET_LOCK released in one DELETE.
+// one INSERT, the row deleted and GET_LOCK released in one DELETE. Contended (fair, as SharedLock
+// is): a wait in GET_LOCK's queue, then the row, written once granted; nothing else (no TTL
+// take-over, no other spelling, no client of the package's order).
 class NlbPdoWireFloor extends NlbBackend
 {
     public $id = 'pdo-wire', $label = 'wire floor: the row + GET_LOCK in one INSERT, one DELETE, via PDO', $group = 'mysql', $kind = 'floor';
-    public $blocking = false;
-    private $acquire, $release;
+    public $waits = 'GET_LOCK(name, 10), then the row';
+    private $acquire, $release, $wait, $claim;
 
     public function unavailable(): ?string { return extension_loaded('pdo_mysql') ? null : 'pdo_mysql not loaded'; }
     public function setUp(): void
@@ -411,6 +421,9 @@ class NlbPdoWireFloor extends NlbBackend
             . 'VALUES (?, unix_timestamp(), 30, connection_id(), IF(GET_LOCK(?, 0) = 1, true, ~0 + 1))');
         $this->release = $pdo->prepare('DELETE FROM shared_locks WHERE name = ? AND connection_id = connection_id() '
             . 'AND IFNULL(RELEASE_LOCK(?), 0) >= 0');
+        $this->wait = $pdo->prepare('SELECT GET_LOCK(?, 10)');
+        $this->claim = $pdo->prepare('INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) '
+            . 'VALUES (?, unix_timestamp(), 30, connection_id(), true)');
     }
     public function tryAcquire(string $name)
     {
@@ -421,7 +434,15 @@ class NlbPdoWireFloor extends NlbBackend
         }
         return $name;
     }
-    public function acquire(string $name) { throw new LogicException('floor does not block'); }
+    public function acquire(string $name)
+    {
+        $this->wait->execute([$name]);
+        if ((int) $this->wait->fetchColumn() !== 1) {
+            throw new RuntimeException('wire floor: GET_LOCK timed out');
+        }
+        $this->claim->execute([$name]);
+        return $name;
+    }
     public function release($h): void
     {
         $this->release->execute([$h, $h]);
