@@ -60,6 +60,28 @@ TEST_F(ReleaseWaiterTest, AWaitingHeadOpensOneInstanceAndGivesItBack) {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+// At request end the instance is given back only once no wait has used it for the given time:
+// a worker under a hot lock keeps it from request to request (closing one takes milliseconds).
+TEST_F(ReleaseWaiterTest, AnInstanceInUseIsKeptAndOneUnusedForTheGivenTimeIsGivenBack) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        LockFile holder(path_), waiter(path_);
+        const std::string record = test_support::own_record("watched lock");
+        bool ok = holder.try_acquire(record) == Status::Acquired;
+        ok = ok &&
+             waiter.acquire(record, Deadline::after(0.05), nullptr).status == Status::AlreadyLocked;
+        give_back_inotify(std::chrono::milliseconds(300));
+        ok = ok && inotify_status().open && inotify_status().given_back == 0;
+        ::usleep(400 * 1000);
+        give_back_inotify(std::chrono::milliseconds(300));
+        ok = ok && !inotify_status().open && inotify_status().given_back == 1;
+        ::_exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 // With every inotify instance of the user taken (fs.inotify.max_user_instances), a wait polls,
 // says so once, and still gets the lock when it is released; once instances are free again,
 // the next wait after give_back_inotify() uses one. The limit is per user: the child takes the

@@ -32,8 +32,10 @@ int pidfd_open(pid_t pid) {
 }
 
 // One inotify instance per process and thread, opened by the first wait and kept until
-// give_back_inotify() (request end): closing an instance that has watches waits for the kernel
-// to retire them, which would otherwise land on every hand-off. Watches stay too (adding one
+// give_back_inotify() (request end, once unused for a while): closing an instance that has
+// watches waits for the kernel to retire them (an RCU grace period: milliseconds on a busy
+// machine), which would otherwise land on every hand-off, or, closed at the end of every
+// request that waited, on every request of a hot lock. Watches stay too (adding one
 // for a watched directory is idempotent); events that arrive while nobody waits are drained
 // before the next attempt. Only the head of a lock's queue waits here, so a host needs about
 // one instance per contended lock, not one per waiting process.
@@ -52,13 +54,15 @@ class InotifyHub {
                 if (!reported_) unreported_error_ = errno;
             }
         }
+        last_used_ = std::chrono::steady_clock::now();
         return fd_.get();
     }
 
     void note_polled_wait() { ++status_.polled_waits; }
 
-    void give_back() {
+    void give_back(std::chrono::steady_clock::duration unused_for) {
         renew_after_fork();
+        if (fd_ && std::chrono::steady_clock::now() - last_used_ < unused_for) return;
         if (fd_) ++status_.given_back;
         fd_.reset();
         watches_.clear();
@@ -130,6 +134,7 @@ class InotifyHub {
     }
 
     UniqueFd fd_;
+    std::chrono::steady_clock::time_point last_used_;  // by the latest wait
     bool failed_ = false;  // until give_back(): not retried on every wait
     pid_t owner_ = 0;
     std::map<std::string, int> watches_;
@@ -148,8 +153,8 @@ InotifyHub &hub() {
 InotifyStatus inotify_status() {
     return hub().status();
 }
-void give_back_inotify() {
-    hub().give_back();
+void give_back_inotify(std::chrono::steady_clock::duration unused_for) {
+    hub().give_back(unused_for);
 }
 int take_inotify_failure() {
     return hub().take_failure();

@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <string>
 
 #include "common/deadline.hpp"
@@ -14,17 +15,18 @@ namespace nativelock::file {
 // The inotify instance of this process (and thread), as `php --ri` shows it.
 struct InotifyStatus {
     bool open = false;                    // an instance is open now
-    unsigned long long opened = 0;        // instances opened (one per request that waited, at most)
+    unsigned long long opened = 0;        // instances opened
     unsigned long long given_back = 0;    // instances closed by give_back_inotify()
     unsigned long long polled_waits = 0;  // waits that had no instance and polled instead
     int last_error = 0;  // errno of inotify_init1() if the last attempt failed, else 0
 };
 InotifyStatus inotify_status();
 
-// Closes the instance, if any (at request end: instances count against the per-user
-// fs.inotify.max_user_instances, 128 by default, and an idle worker must not keep one). The
-// next wait opens a new one; one that failed before is tried again.
-void give_back_inotify();
+// Closes the instance, if any, unless a wait used it less than `unused_for` ago (at request end:
+// instances count against the per-user fs.inotify.max_user_instances, 128 by default, and an
+// idle worker must not keep one). The next wait opens a new one; one that failed before is
+// tried again.
+void give_back_inotify(std::chrono::steady_clock::duration unused_for = {});
 
 // The errno of a failed inotify_init1() not yet reported, then 0: once per process, so the
 // caller can say that waits fall back to polling.

@@ -1,7 +1,7 @@
 <?php
-// Reports the worker's inotify descriptors at the start of the request, then waits briefly as
-// the head of a lock's queue (the lock held by another object of this request), and reports
-// them again: "pid before during".
+// Reports the worker's inotify descriptors at the start of the request, then (unless wait=0)
+// waits briefly as the head of a lock's queue (the lock held by another object of this
+// request), and reports them again: "pid before during".
 $count = function (): int {
     $n = 0;
     foreach (glob('/proc/self/fd/*') as $fd) {
@@ -12,7 +12,9 @@ $count = function (): int {
 $before = $count();
 $held = new Filelock($_GET['name']);
 $held->try_lock();
-$waiter = new Filelock($_GET['name']);
-$waiter->lock(0.05);
+if (($_GET['wait'] ?? '1') !== '0') {
+    $waiter = new Filelock($_GET['name']);
+    $waiter->lock(0.05);
+}
 echo getmypid(), ' ', $before, ' ', $count(), "\n";
 $held->unlock();
