@@ -21,6 +21,13 @@ namespace {
 
 // Offsets stay far below the largest off_t, so start + length never overflows.
 constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << 62) - 1;
+// A slot's presence byte lies above every place byte: read-locked by each process in the
+// queue, from join() to leave().
+constexpr std::uint64_t kPresenceBit = std::uint64_t{1} << 62;
+// How long a newcomer lets the place pass from a head that left to the waiter the kernel woke
+// (its wake-up on a busy machine), and how often it looks meanwhile.
+constexpr int kPassingPlaceWaitUs = 20000;
+constexpr int kPassingPlaceLookUs = 100;
 // The waiting thread needs little: one fcntl, one write, and cancellation's unwinding.
 constexpr std::size_t kThreadStackBytes = 64 * 1024;
 
@@ -54,6 +61,16 @@ struct flock slot_range(std::uint64_t slot, short type) {
     range.l_start = static_cast<off_t>(slot);
     range.l_len = 1;
     return range;  // l_pid stays 0, as F_OFD_* require
+}
+
+struct flock presence_range(std::uint64_t slot, short type) {
+    return slot_range(slot | kPresenceBit, type);
+}
+
+// Whether another open file description holds a lock that conflicts with `range` (F_OFD_GETLK
+// ignores the asker's own locks).
+bool taken_by_others(int fd, struct flock range) {
+    return ::fcntl(fd, F_OFD_GETLK, &range) == 0 && range.l_type != F_UNLCK;
 }
 
 // One queue file per user: processes of other users can neither stall nor see our queue. It
@@ -199,13 +216,14 @@ class PlaceRegistry {
 
 LocalQueue::LocalQueue(const std::string &lock_path) : slot_(slot_of(lock_path)) {}
 
+// The presence byte shows waiters while the place passes between them (the place byte is
+// free then); the place byte alone is what processes of older versions hold.
 bool LocalQueue::others_waiting() const {
     static thread_local ProbeFd probe;
     int fd = probe.get();
     if (fd < 0) return false;
-    struct flock range = slot_range(slot_, F_WRLCK);
-    if (::fcntl(fd, F_OFD_GETLK, &range) != 0) return false;
-    return range.l_type != F_UNLCK;
+    return taken_by_others(fd, presence_range(slot_, F_WRLCK)) ||
+           taken_by_others(fd, slot_range(slot_, F_WRLCK));
 }
 
 bool LocalQueue::joined() {
@@ -219,6 +237,10 @@ bool LocalQueue::join() {
     if (!place) place.reset(open_queue_file());
     if (!place) return false;
     joined_pid_ = process::current_pid();
+    // Present first, so that newcomers after us see the queue taken while we wait below.
+    struct flock presence = presence_range(slot_, F_RDLCK);
+    (void)::fcntl(place.get(), F_OFD_SETLK, &presence);  // read locks never conflict
+    wait_for_passing_place(place.get());
     struct flock range = slot_range(slot_, F_WRLCK);
     if (::fcntl(place.get(), F_OFD_SETLK, &range) == 0) {
         // Nobody queued: head at once, no thread needed.
@@ -257,6 +279,20 @@ bool LocalQueue::join() {
     head_ = false;
     PlaceRegistry::add(this);
     return true;
+}
+
+// When a head leaves, the kernel wakes the next waiter, which takes the place byte only once it
+// runs; a request made before that (a newcomer's) would get the free byte first and go ahead of
+// every waiter. So while others are present and the place byte is free, a newcomer waits for
+// the woken waiter to take it. Bounded: a waiter that never runs (stopped) must not hold up the
+// queue for good.
+void LocalQueue::wait_for_passing_place(int fd) const {
+    for (int waited = 0; waited < kPassingPlaceWaitUs; waited += kPassingPlaceLookUs) {
+        if (!taken_by_others(fd, presence_range(slot_, F_WRLCK)) ||
+            taken_by_others(fd, slot_range(slot_, F_WRLCK)))
+            return;
+        ::usleep(kPassingPlaceLookUs);
+    }
 }
 
 // Runs in the waiting thread. No object with a destructor lives in this frame: cancellation
@@ -312,7 +348,10 @@ void LocalQueue::leave() {
     // closed, which frees the byte too.
     stop_thread();
     struct flock range = slot_range(slot_, F_UNLCK);
-    if (::fcntl(place_fd_.get(), F_OFD_SETLK, &range) != 0) place_fd_.reset();
+    struct flock presence = presence_range(slot_, F_UNLCK);
+    if (::fcntl(place_fd_.get(), F_OFD_SETLK, &range) != 0 ||
+        ::fcntl(place_fd_.get(), F_OFD_SETLK, &presence) != 0)
+        place_fd_.reset();
     if (ready_fd_) {
         // A count the thread left (it got the byte after our last look) must not wake the
         // next user of this eventfd.

@@ -9,6 +9,11 @@
 // watches the lock file. The queue decides order only, never ownership: the hard-link protocol
 // still decides who holds the lock, so a missing or misbehaving queue costs fairness, not safety.
 //
+// The kernel does not hand a released byte over: it wakes the next waiter, which takes the byte
+// when it runs, and a request made in between (a newcomer's) gets it first. So every process in
+// the queue also read-locks a presence byte of the slot; a newcomer that finds others present
+// and the place byte free waits, briefly, for the woken waiter to take it, and queues behind.
+//
 // F_OFD_SETLKW has no timeout, and PHP must serve signals while it waits: the blocking call runs
 // in a short-lived thread of its own (all signals blocked, so PHP's handlers keep running in
 // the main thread), which reports through an eventfd and is cancelled when the wait ends early.
@@ -59,6 +64,7 @@ class LocalQueue {
     friend class PlaceRegistry;
     static void *take_place(void *self);
     void stop_thread();
+    void wait_for_passing_place(int fd) const;
     // In a forked child: closes the inherited descriptors and forgets the place, leaving the
     // parent's place (and thread) alone.
     void drop_inherited();
