@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,6 +85,56 @@ TEST(LocalQueue, FirstComerIsHeadAtOnceAndIsSeenByOthers) {
     queue.leave();
     EXPECT_FALSE(queue.joined());
     EXPECT_FALSE(other.others_waiting());
+}
+
+// A waiter the kernel has woken but that has not run yet holds the slot's presence byte and not
+// its place byte. A newcomer sees the queue as taken and leaves the place to that waiter: it
+// queues behind it once it takes the place, and takes the place itself only after a bounded
+// while if it never does (a stopped process).
+TEST(LocalQueue, ANewcomerLeavesAPassingPlaceToTheWokenWaiter) {
+    const std::string path = unique_path("passing");
+    LocalQueue newcomer(path);
+    struct stat st;
+    const std::string queue_file =
+        std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
+        "/nativelock-queue." + std::to_string(::geteuid());
+    auto byte_lock = [&](std::uint64_t offset, short type) {
+        int fd = ::open(queue_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        struct flock range {};
+        range.l_type = type;
+        range.l_whence = SEEK_SET;
+        range.l_start = static_cast<off_t>(offset);
+        range.l_len = 1;
+        EXPECT_EQ(::fcntl(fd, F_OFD_SETLK, &range), 0);
+        return fd;
+    };
+    const std::uint64_t presence = newcomer.slot() | (std::uint64_t{1} << 62);
+    int woken = byte_lock(presence, F_RDLCK);
+    EXPECT_TRUE(newcomer.others_waiting());
+
+    // The woken waiter takes the place 5 ms later: the newcomer queues behind it.
+    int place = -1;
+    std::thread takes_place([&] {
+        std::this_thread::sleep_for(5ms);
+        place = byte_lock(newcomer.slot(), F_WRLCK);
+    });
+    ASSERT_TRUE(newcomer.join());
+    takes_place.join();
+    EXPECT_FALSE(newcomer.is_head()) << "the newcomer took the place ahead of the woken waiter";
+    ::close(place);  // the waiter leaves: the place passes to the newcomer
+    EXPECT_TRUE(newcomer.wait_for_turn(Deadline::after(5), 5000));
+    newcomer.leave();
+
+    // It never takes the place: the newcomer does, after a bounded while.
+    auto started = std::chrono::steady_clock::now();
+    ASSERT_TRUE(newcomer.join());
+    auto waited = std::chrono::steady_clock::now() - started;
+    EXPECT_TRUE(newcomer.is_head());
+    EXPECT_GE(waited, 15ms);
+    EXPECT_LT(waited, 1s);
+    newcomer.leave();
+    ::close(woken);
+    EXPECT_FALSE(newcomer.others_waiting());
 }
 
 TEST(LocalQueue, DifferentLocksQueueOnDifferentSlots) {
