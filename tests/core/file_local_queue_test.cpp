@@ -302,6 +302,36 @@ TEST(LocalQueue, AChildNeverQueuesThroughItsParentsSpareDescriptor) {
     EXPECT_EQ(wait_child(pid), 0);
 }
 
+// The parent side of the same: after a fork, a spare descriptor is shared with the child, and a
+// place taken through it would outlive a parent that dies holding it (the child keeps the open
+// file description, and its lock, alive). Here a process queues after forking a child that
+// keeps running, and dies at the head of the queue: the place must go with it.
+TEST(LocalQueue, AParentNeverQueuesThroughADescriptorItsChildShares) {
+    const std::string path = unique_path("spare-parent");
+    Pipe events;
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        {
+            LocalQueue first(path);
+            if (!first.join()) ::_exit(1);
+            first.leave();  // its descriptor is now this thread's spare
+        }
+        pid_t child = ::fork();
+        if (child == 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+            ::_exit(0);
+        }
+        LocalQueue again(path);
+        if (!again.join() || !again.is_head()) ::_exit(1);
+        events.put('h');
+        ::_exit(0);  // dies at the head, without leaving
+    }
+    ASSERT_EQ(events.get(5000), 'h');
+    EXPECT_EQ(wait_child(pid), 0);
+    LocalQueue probe(path);
+    EXPECT_FALSE(probe.others_waiting()) << "the dead process's place lives on in its child";
+}
+
 class FileLockQueueTest : public ::testing::Test {
   protected:
     void SetUp() override {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
@@ -19,15 +20,20 @@
 namespace nativelock::file {
 namespace {
 
-// Offsets stay far below the largest off_t, so start + length never overflows.
+// Place bytes lie below 2^62, each slot's presence byte at slot + 2^62: the highest is the
+// largest off_t, so start + length - 1 never overflows.
 constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << 62) - 1;
-// A slot's presence byte lies above every place byte: read-locked by each process in the
-// queue, from join() to leave().
+// A slot's presence byte: read-locked by each process in the queue, from join() to leave().
 constexpr std::uint64_t kPresenceBit = std::uint64_t{1} << 62;
 // How long a newcomer lets the place pass from a head that left to the waiter the kernel woke
 // (its wake-up on a busy machine), and how often it looks meanwhile.
-constexpr int kPassingPlaceWaitUs = 20000;
+constexpr auto kPassingPlaceWait = std::chrono::milliseconds(20);
 constexpr int kPassingPlaceLookUs = 100;
+
+// Bumped at every fork, in parent and child: an open file description made before a fork is
+// shared with the other process, and a lock taken through it later would outlive its taker
+// (a crashed parent's place held for as long as a child lives).
+std::atomic<unsigned> fork_generation{0};
 // The waiting thread needs little: one fcntl, one write, and cancellation's unwinding.
 constexpr std::size_t kThreadStackBytes = 64 * 1024;
 
@@ -123,8 +129,9 @@ class ProbeFd {
 
 // Descriptors of places given up, for the next join() of this thread: opening the queue file
 // and an eventfd on every wait cost more than the rest of a hand-off's queue work. A spare
-// place holds no lock (leave() unlocked it). Dropped after fork (a child must not lock through
-// its parent's open file description) and after a change of uid (the file is per uid).
+// place holds no lock (leave() unlocked it). Dropped after a fork, in both processes (neither
+// may lock through an open file description the other shares), and after a change of uid (the
+// file is per uid).
 class SpareDescriptors {
   public:
     UniqueFd take_place() { return take(places_); }
@@ -147,11 +154,11 @@ class SpareDescriptors {
         return fd;
     }
     void renew() {
-        pid_t pid = process::current_pid();
         uid_t euid = ::geteuid();
-        if (pid != pid_ || euid != euid_) {
+        unsigned generation = fork_generation.load(std::memory_order_relaxed);
+        if (generation != generation_ || euid != euid_) {
             drop();
-            pid_ = pid;
+            generation_ = generation;
             euid_ = euid;
         }
     }
@@ -163,7 +170,7 @@ class SpareDescriptors {
     }
 
     std::vector<int> places_, readies_;
-    pid_t pid_ = 0;
+    unsigned generation_ = 0;
     uid_t euid_ = 0;
 };
 
@@ -204,8 +211,13 @@ class PlaceRegistry {
     static void ensure_atfork() {
         static std::once_flag registered;
         std::call_once(registered, [] {
-            ::pthread_atfork([] { mutex().lock(); }, [] { mutex().unlock(); },
+            ::pthread_atfork([] { mutex().lock(); },
                              [] {
+                                 fork_generation.fetch_add(1, std::memory_order_relaxed);
+                                 mutex().unlock();
+                             },
+                             [] {
+                                 fork_generation.fetch_add(1, std::memory_order_relaxed);
                                  for (LocalQueue *queue : places()) queue->drop_inherited();
                                  places().clear();
                                  mutex().unlock();
@@ -231,16 +243,24 @@ bool LocalQueue::joined() {
     return joined_;
 }
 
-bool LocalQueue::join() {
+bool LocalQueue::join(const Deadline &deadline) {
     leave();
     UniqueFd place = spares().take_place();
     if (!place) place.reset(open_queue_file());
     if (!place) return false;
     joined_pid_ = process::current_pid();
-    // Present first, so that newcomers after us see the queue taken while we wait below.
+    wait_for_passing_place(place.get(), deadline);
+    // Present from here to leave(). (Not while waiting above: two newcomers would each wait
+    // for the other.)
     struct flock presence = presence_range(slot_, F_RDLCK);
     (void)::fcntl(place.get(), F_OFD_SETLK, &presence);  // read locks never conflict
-    wait_for_passing_place(place.get());
+    // A failure below closes the descriptor, but only after saying so: a forked child may
+    // share it (until it exits), and so the lock on it.
+    auto give_up = [&] {
+        struct flock absent = presence_range(slot_, F_UNLCK);
+        (void)::fcntl(place.get(), F_OFD_SETLK, &absent);
+        return false;
+    };
     struct flock range = slot_range(slot_, F_WRLCK);
     if (::fcntl(place.get(), F_OFD_SETLK, &range) == 0) {
         // Nobody queued: head at once, no thread needed.
@@ -249,10 +269,10 @@ bool LocalQueue::join() {
         PlaceRegistry::add(this);
         return true;
     }
-    if (errno != EAGAIN && errno != EACCES) return false;
+    if (errno != EAGAIN && errno != EACCES) return give_up();
     UniqueFd ready = spares().take_ready();
     if (!ready) ready.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-    if (!ready) return false;
+    if (!ready) return give_up();
     place_fd_ = std::move(place);
     ready_fd_ = std::move(ready);
     thread_error_.store(0);
@@ -270,9 +290,9 @@ bool LocalQueue::join() {
     ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     ::pthread_attr_destroy(&attr);
     if (rc != 0) {
-        place_fd_.reset();
+        place = std::move(place_fd_);
         ready_fd_.reset();
-        return false;
+        return give_up();
     }
     thread_running_ = true;
     joined_ = true;
@@ -286,11 +306,11 @@ bool LocalQueue::join() {
 // every waiter. So while others are present and the place byte is free, a newcomer waits for
 // the woken waiter to take it. Bounded: a waiter that never runs (stopped) must not hold up the
 // queue for good.
-void LocalQueue::wait_for_passing_place(int fd) const {
-    for (int waited = 0; waited < kPassingPlaceWaitUs; waited += kPassingPlaceLookUs) {
-        if (!taken_by_others(fd, presence_range(slot_, F_WRLCK)) ||
-            taken_by_others(fd, slot_range(slot_, F_WRLCK)))
-            return;
+void LocalQueue::wait_for_passing_place(int fd, const Deadline &deadline) const {
+    const auto until = std::chrono::steady_clock::now() + kPassingPlaceWait;
+    while (taken_by_others(fd, presence_range(slot_, F_WRLCK)) &&
+           !taken_by_others(fd, slot_range(slot_, F_WRLCK))) {
+        if (std::chrono::steady_clock::now() >= until || deadline.expired()) return;
         ::usleep(kPassingPlaceLookUs);
     }
 }
@@ -324,7 +344,12 @@ bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {
     thread_running_ = false;
     spares().give(UniqueFd(), std::move(ready_fd_));
     // A queue that failed under us (ENOLCK, say) no longer orders anything: go on as the head,
-    // which waits the way an unqueued waiter does.
+    // which waits the way an unqueued waiter does, without the place, and no longer present
+    // (newcomers would wait for us to take it).
+    if (thread_error_.load() != 0) {
+        struct flock absent = presence_range(slot_, F_UNLCK);
+        (void)::fcntl(place_fd_.get(), F_OFD_SETLK, &absent);
+    }
     head_ = true;
     return true;
 }
@@ -347,10 +372,11 @@ void LocalQueue::leave() {
     // the kernel hands it to the next waiter. A descriptor that could not be unlocked is
     // closed, which frees the byte too.
     stop_thread();
-    struct flock range = slot_range(slot_, F_UNLCK);
+    // Absent first: a newcomer that found us present and the place free would wait for us.
     struct flock presence = presence_range(slot_, F_UNLCK);
-    if (::fcntl(place_fd_.get(), F_OFD_SETLK, &range) != 0 ||
-        ::fcntl(place_fd_.get(), F_OFD_SETLK, &presence) != 0)
+    struct flock range = slot_range(slot_, F_UNLCK);
+    if (::fcntl(place_fd_.get(), F_OFD_SETLK, &presence) != 0 ||
+        ::fcntl(place_fd_.get(), F_OFD_SETLK, &range) != 0)
         place_fd_.reset();
     if (ready_fd_) {
         // A count the thread left (it got the byte after our last look) must not wake the

@@ -13,6 +13,8 @@
 // when it runs, and a request made in between (a newcomer's) gets it first. So every process in
 // the queue also read-locks a presence byte of the slot; a newcomer that finds others present
 // and the place byte free waits, briefly, for the woken waiter to take it, and queues behind.
+// The newcomer becomes present only after that wait, so that two newcomers never wait for each
+// other.
 //
 // F_OFD_SETLKW has no timeout, and PHP must serve signals while it waits: the blocking call runs
 // in a short-lived thread of its own (all signals blocked, so PHP's handlers keep running in
@@ -38,13 +40,15 @@ class LocalQueue {
     LocalQueue &operator=(const LocalQueue &) = delete;
     ~LocalQueue() { leave(); }
 
-    // Whether some other process of this host is queued for this lock (one fcntl). A newcomer
-    // that finds waiters joins behind them instead of trying the lock.
+    // Whether some other process of this host is queued for this lock (two fcntl: the presence
+    // byte, and the place byte that older versions hold alone). A newcomer that finds waiters
+    // joins behind them instead of trying the lock.
     bool others_waiting() const;
 
     // Takes a place at the end of the queue. Returns false if the queue is unavailable (no
-    // queue file, no thread): the caller then waits as the head would, unqueued.
-    bool join();
+    // queue file, no thread): the caller then waits as the head would, unqueued. May first
+    // wait up to 20 ms (not past `deadline`) for a place that is passing to a woken waiter.
+    bool join(const Deadline &deadline = Deadline::never());
     // Whether this process has a place (a place inherited across fork is dropped here).
     bool joined();
     bool is_head() const { return head_; }
@@ -64,7 +68,7 @@ class LocalQueue {
     friend class PlaceRegistry;
     static void *take_place(void *self);
     void stop_thread();
-    void wait_for_passing_place(int fd) const;
+    void wait_for_passing_place(int fd, const Deadline &deadline) const;
     // In a forked child: closes the inherited descriptors and forgets the place, leaving the
     // parent's place (and thread) alone.
     void drop_inherited();

@@ -372,7 +372,7 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
             Status status = try_acquire(record, contention);
             if (status != Status::AlreadyLocked || deadline.expired()) return {status};
         }
-        if (!queue.join()) return wait_as_head(record, deadline, interrupted, contention);
+        if (!queue.join(deadline)) return wait_as_head(record, deadline, interrupted, contention);
     }
     int slices_waited = -1;  // stays -1 for a process that was the head at once
     while (!queue.is_head()) {
