@@ -68,10 +68,17 @@ TEST_F(ReleaseWaiterTest, AnInstanceInUseIsKeptAndOneUnusedForTheGivenTimeIsGive
         LockFile holder(path_), waiter(path_);
         const std::string record = test_support::own_record("watched lock");
         bool ok = holder.try_acquire(record) == Status::Acquired;
+        // A wait longer than the idle time counts as use until it ends.
+        ok = ok &&
+             waiter.acquire(record, Deadline::after(0.4), nullptr).status == Status::AlreadyLocked;
+        ok = ok && inotify_status().watches == 1;
+        give_back_inotify(std::chrono::milliseconds(300));
+        // Kept, without its watch (events must not pile up while the worker idles).
+        ok = ok && inotify_status().open && inotify_status().given_back == 0 &&
+             inotify_status().watches == 0;
         ok = ok &&
              waiter.acquire(record, Deadline::after(0.05), nullptr).status == Status::AlreadyLocked;
-        give_back_inotify(std::chrono::milliseconds(300));
-        ok = ok && inotify_status().open && inotify_status().given_back == 0;
+        ok = ok && inotify_status().opened == 1 && inotify_status().watches == 1;
         ::usleep(400 * 1000);
         give_back_inotify(std::chrono::milliseconds(300));
         ok = ok && !inotify_status().open && inotify_status().given_back == 1;

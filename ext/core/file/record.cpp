@@ -117,8 +117,8 @@ class Reader {
 
 std::string encode(const OwnerRecord &record) {
     std::string out;
-    // One allocation: the keys and framing take about 150 bytes, the values the rest.
-    out.reserve(200 + record.timestamp.size() + record.name.size() + record.host.size() +
+    // One allocation: the keys and framing take about 210 bytes, the values the rest.
+    out.reserve(256 + record.timestamp.size() + record.name.size() + record.host.size() +
                 record.boot_id.size() + record.pid_namespace.size() + record.token.size() +
                 record.machine_id.size());
     out.append("a:9:{");

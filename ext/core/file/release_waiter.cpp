@@ -60,9 +60,19 @@ class InotifyHub {
 
     void note_polled_wait() { ++status_.polled_waits; }
 
+    // A wait ended: the instance counts as used until now.
+    void touch() { last_used_ = std::chrono::steady_clock::now(); }
+
     void give_back(std::chrono::steady_clock::duration unused_for) {
         renew_after_fork();
-        if (fd_ && std::chrono::steady_clock::now() - last_used_ < unused_for) return;
+        if (fd_ && std::chrono::steady_clock::now() - last_used_ < unused_for) {
+            // Kept, without watches: events would pile up while the worker idles (up to the
+            // queue's limit, then lost). Removing a watch is cheap (the kernel frees it later);
+            // the next wait adds it again.
+            for (const auto &[dir, wd] : watches_) ::inotify_rm_watch(fd_.get(), wd);
+            watches_.clear();
+            return;
+        }
         if (fd_) ++status_.given_back;
         fd_.reset();
         watches_.clear();
@@ -73,6 +83,7 @@ class InotifyHub {
         renew_after_fork();
         InotifyStatus copy = status_;
         copy.open = static_cast<bool>(fd_);
+        copy.watches = watches_.size();
         return copy;
     }
 
@@ -105,6 +116,11 @@ class InotifyHub {
         forget(wd);
         if (fd_) ::inotify_rm_watch(fd_.get(), wd);
     }
+
+    // Events were lost (the queue overflowed): among them may be the news that a watched
+    // directory went away. Every watch is asked for again (for a directory still watched, the
+    // kernel returns the same one).
+    void forget_all() { watches_.clear(); }
 
     // A watch removed by the kernel (directory deleted) must be added again next time.
     void forget(int wd) {
@@ -182,6 +198,10 @@ ReleaseWaiter::ReleaseWaiter(const std::string &lock_path, bool local_filesystem
     poll_ms_ = poll_start_ms_;
 }
 
+ReleaseWaiter::~ReleaseWaiter() {
+    if (inotify_fd_ >= 0) hub().touch();
+}
+
 void ReleaseWaiter::watch_owner(pid_t pid) {
     if (pid == watched_pid_ && owner_pidfd_) return;
     owner_pidfd_.reset(pidfd_open(pid));
@@ -199,6 +219,7 @@ bool ReleaseWaiter::drain_inotify() {
             if (event->mask & IN_IGNORED) hub().forget(event->wd);
             if (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF)) hub().drop(event->wd);
             if (event->mask & IN_Q_OVERFLOW) {
+                hub().forget_all();
                 ours = true;  // events were lost: ours may have been among them
             } else if (event->wd != watch_) {
                 // another directory's watch

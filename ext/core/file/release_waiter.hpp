@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 
 #include "common/deadline.hpp"
@@ -15,6 +16,7 @@ namespace nativelock::file {
 // The inotify instance of this process (and thread), as `php --ri` shows it.
 struct InotifyStatus {
     bool open = false;                    // an instance is open now
+    std::size_t watches = 0;              // directories it watches now
     unsigned long long opened = 0;        // instances opened
     unsigned long long given_back = 0;    // instances closed by give_back_inotify()
     unsigned long long polled_waits = 0;  // waits that had no instance and polled instead
@@ -22,10 +24,11 @@ struct InotifyStatus {
 };
 InotifyStatus inotify_status();
 
-// Closes the instance, if any, unless a wait used it less than `unused_for` ago (at request end:
-// instances count against the per-user fs.inotify.max_user_instances, 128 by default, and an
-// idle worker must not keep one). The next wait opens a new one; one that failed before is
-// tried again.
+// At request end: closes the instance, if any, unless a wait used it less than `unused_for` ago;
+// a kept one loses its watches. Instances count against the per-user
+// fs.inotify.max_user_instances (128 by default): a worker whose waits stopped gives its
+// instance back at the end of its next request (one that gets no request keeps it). The next
+// wait opens a new one; one that failed before is tried again.
 void give_back_inotify(std::chrono::steady_clock::duration unused_for = {});
 
 // The errno of a failed inotify_init1() not yet reported, then 0: once per process, so the
@@ -37,6 +40,9 @@ class ReleaseWaiter {
     // Watching starts here, before the caller's next attempt, so a release between a failed
     // attempt and the wait is not missed.
     ReleaseWaiter(const std::string &lock_path, bool local_filesystem);
+    ReleaseWaiter(const ReleaseWaiter &) = delete;
+    ReleaseWaiter &operator=(const ReleaseWaiter &) = delete;
+    ~ReleaseWaiter();
 
     // Also wake when this pid exits (no-op if pidfd_open is unavailable).
     void watch_owner(pid_t pid);
