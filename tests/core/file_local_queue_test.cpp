@@ -112,7 +112,9 @@ TEST(LocalQueue, ANewcomerLeavesAPassingPlaceToTheWokenWaiter) {
     int woken = byte_lock(presence, F_RDLCK);
     EXPECT_TRUE(newcomer.others_waiting());
 
-    // The woken waiter takes the place 5 ms later: the newcomer queues behind it.
+    // The woken waiter takes the place 5 ms later: the newcomer queues behind it. (The bound
+    // is raised meanwhile: a loaded machine may run the waiter's thread late.)
+    test_hooks::set_passing_place_wait(std::chrono::milliseconds(5000));
     int place = -1;
     std::thread takes_place([&] {
         std::this_thread::sleep_for(5ms);
@@ -126,6 +128,7 @@ TEST(LocalQueue, ANewcomerLeavesAPassingPlaceToTheWokenWaiter) {
     newcomer.leave();
 
     // It never takes the place: the newcomer does, after a bounded while.
+    test_hooks::set_passing_place_wait(std::chrono::milliseconds(20));
     auto started = std::chrono::steady_clock::now();
     ASSERT_TRUE(newcomer.join());
     auto waited = std::chrono::steady_clock::now() - started;

@@ -27,7 +27,9 @@ constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << 62) - 1;
 constexpr std::uint64_t kPresenceBit = std::uint64_t{1} << 62;
 // How long a newcomer lets the place pass from a head that left to the waiter the kernel woke
 // (its wake-up on a busy machine), and how often it looks meanwhile.
-constexpr auto kPassingPlaceWait = std::chrono::milliseconds(20);
+std::atomic<std::chrono::steady_clock::duration::rep> passing_place_wait{
+    std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::milliseconds(20))
+        .count()};
 constexpr int kPassingPlaceLookUs = 100;
 
 // Bumped at every fork, in parent and child: an open file description made before a fork is
@@ -226,6 +228,13 @@ class PlaceRegistry {
     }
 };
 
+namespace test_hooks {
+void set_passing_place_wait(std::chrono::milliseconds wait) {
+    passing_place_wait.store(
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait).count());
+}
+}  // namespace test_hooks
+
 LocalQueue::LocalQueue(const std::string &lock_path) : slot_(slot_of(lock_path)) {}
 
 // The presence byte shows waiters while the place passes between them (the place byte is
@@ -307,7 +316,8 @@ bool LocalQueue::join(const Deadline &deadline) {
 // the woken waiter to take it. Bounded: a waiter that never runs (stopped) must not hold up the
 // queue for good.
 void LocalQueue::wait_for_passing_place(int fd, const Deadline &deadline) const {
-    const auto until = std::chrono::steady_clock::now() + kPassingPlaceWait;
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::steady_clock::duration(passing_place_wait.load());
     while (taken_by_others(fd, presence_range(slot_, F_WRLCK)) &&
            !taken_by_others(fd, slot_range(slot_, F_WRLCK))) {
         if (std::chrono::steady_clock::now() >= until || deadline.expired()) return;
@@ -375,9 +385,9 @@ void LocalQueue::leave() {
     // Absent first: a newcomer that found us present and the place free would wait for us.
     struct flock presence = presence_range(slot_, F_UNLCK);
     struct flock range = slot_range(slot_, F_UNLCK);
-    if (::fcntl(place_fd_.get(), F_OFD_SETLK, &presence) != 0 ||
-        ::fcntl(place_fd_.get(), F_OFD_SETLK, &range) != 0)
-        place_fd_.reset();
+    const bool absent = ::fcntl(place_fd_.get(), F_OFD_SETLK, &presence) == 0;
+    const bool left = ::fcntl(place_fd_.get(), F_OFD_SETLK, &range) == 0;
+    if (!absent || !left) place_fd_.reset();
     if (ready_fd_) {
         // A count the thread left (it got the byte after our last look) must not wake the
         // next user of this eventfd.

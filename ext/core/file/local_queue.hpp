@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -32,6 +33,11 @@
 #include "common/fd.hpp"
 
 namespace nativelock::file {
+
+namespace test_hooks {
+// How long a newcomer waits for a passing place (20 ms). Tests only.
+void set_passing_place_wait(std::chrono::milliseconds wait);
+}  // namespace test_hooks
 
 class LocalQueue {
   public:

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <vector>
 #include <utility>
 
 #include "common/process.hpp"
@@ -70,12 +71,15 @@ class InotifyHub {
             // queue's limit, then lost). Removing a watch is cheap (the kernel frees it later);
             // the next wait adds it again.
             for (const auto &[dir, wd] : watches_) ::inotify_rm_watch(fd_.get(), wd);
+            for (int wd : forgotten_) ::inotify_rm_watch(fd_.get(), wd);
             watches_.clear();
+            forgotten_.clear();
             return;
         }
         if (fd_) ++status_.given_back;
         fd_.reset();
         watches_.clear();
+        forgotten_.clear();
         failed_ = false;
     }
 
@@ -120,7 +124,10 @@ class InotifyHub {
     // Events were lost (the queue overflowed): among them may be the news that a watched
     // directory went away. Every watch is asked for again (for a directory still watched, the
     // kernel returns the same one).
-    void forget_all() { watches_.clear(); }
+    void forget_all() {
+        for (const auto &[dir, wd] : watches_) forgotten_.push_back(wd);  // removed at request end
+        watches_.clear();
+    }
 
     // A watch removed by the kernel (directory deleted) must be added again next time.
     void forget(int wd) {
@@ -141,6 +148,7 @@ class InotifyHub {
         if (pid != owner_) {
             fd_.reset();  // drops only our reference: the parent's instance lives on
             watches_.clear();
+            forgotten_.clear();
             failed_ = false;
             status_ = InotifyStatus{};
             unreported_error_ = 0;
@@ -154,6 +162,7 @@ class InotifyHub {
     bool failed_ = false;  // until give_back(): not retried on every wait
     pid_t owner_ = 0;
     std::map<std::string, int> watches_;
+    std::vector<int> forgotten_;  // watches forgotten after an overflow, still in the kernel
     InotifyStatus status_;
     int unreported_error_ = 0;
     bool reported_ = false;  // not reset by give_back(): the notice is once per process
