@@ -12,7 +12,10 @@ log="$results/valgrind-phpt.log"
 start=$(date +%s)
 export PATH="$root/tests/reliability/memory/valgrind-wrapper:$PATH"
 export VALGRIND_OPTS="--trace-children-skip=*/php* --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite --error-exitcode=0"
-NO_INTERACTION=1 USE_ZEND_ALLOC=0 make test TESTS="-m -q -j$(nproc) --show-mem tests/phpt" >"$log" 2>&1
+# pcre.jit=0: PCRE's JIT code reads 16 bytes at a time past the end of a subject by design,
+# which memcheck reports (with ??? frames) whenever a subject ends near the end of its block
+# (tests that scan /proc/locks, whose lines grew with the queue's presence byte).
+NO_INTERACTION=1 USE_ZEND_ALLOC=0 make test TESTS="-m -q -j$(nproc) --show-mem -d pcre.jit=0 tests/phpt" >"$log" 2>&1
 field() { grep -E "^Tests $1 *:" "$log" | head -1 | sed -E 's/^[^:]*: *([0-9]+).*/\1/'; }
 total=$(grep -E '^Number of tests *:' "$log" | head -1 | sed -E 's/^[^:]*: *([0-9]+).*/\1/')
 passed=$(field passed); failed=$(field failed); leaked=$(field leaked); skipped=$(field skipped)
