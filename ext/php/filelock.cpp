@@ -535,9 +535,8 @@ void nativelock_filelock_rshutdown() {
     // An instance counts against fs.inotify.max_user_instances (per user, 128 by default): a
     // worker gives its instance back at the end of a request once no wait has used it for a
     // second (a worker that then gets no request keeps it until its next). Not at the end of
-    // every request that
-    // waited: closing it takes milliseconds on a busy machine (the kernel waits for an RCU
-    // grace period), which under a hot lock delayed the end of every request.
+    // every request that waited: closing it takes milliseconds on a busy machine (the kernel
+    // waits for an RCU grace period), which under a hot lock delayed the end of every request.
     nativelock::file::give_back_inotify(std::chrono::seconds(1));
 }
 

@@ -9,8 +9,8 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "common/process.hpp"
 
@@ -36,10 +36,10 @@ int pidfd_open(pid_t pid) {
 // give_back_inotify() (request end, once unused for a while): closing an instance that has
 // watches waits for the kernel to retire them (an RCU grace period: milliseconds on a busy
 // machine), which would otherwise land on every hand-off, or, closed at the end of every
-// request that waited, on every request of a hot lock. Watches stay too (adding one
-// for a watched directory is idempotent); events that arrive while nobody waits are drained
-// before the next attempt. Only the head of a lock's queue waits here, so a host needs about
-// one instance per contended lock, not one per waiting process.
+// request that waited, on every request of a hot lock. Watches stay while a request runs
+// (adding one for a watched directory is idempotent) and are removed at its end; events that
+// arrive while nobody waits are drained before the next attempt. Only the head of a lock's queue
+// waits here, so a host needs about one instance per contended lock, not one per waiting process.
 class InotifyHub {
   public:
     int fd() {
