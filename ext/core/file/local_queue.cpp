@@ -75,6 +75,12 @@ struct flock presence_range(std::uint64_t slot, short type) {
     return slot_range(slot | kPresenceBit, type);
 }
 
+// Takes (F_RDLCK) or gives up (F_UNLCK) this description's presence on the slot.
+bool set_presence(int fd, std::uint64_t slot, short type) {
+    struct flock presence = presence_range(slot, type);
+    return ::fcntl(fd, F_OFD_SETLK, &presence) == 0;
+}
+
 // Whether another open file description holds a lock that conflicts with `range` (F_OFD_GETLK
 // ignores the asker's own locks).
 bool taken_by_others(int fd, struct flock range) {
@@ -261,13 +267,11 @@ bool LocalQueue::join(const Deadline &deadline) {
     wait_for_passing_place(place.get(), deadline);
     // Present from here to leave(). (Not while waiting above: two newcomers would each wait
     // for the other.)
-    struct flock presence = presence_range(slot_, F_RDLCK);
-    (void)::fcntl(place.get(), F_OFD_SETLK, &presence);  // read locks never conflict
+    (void)set_presence(place.get(), slot_, F_RDLCK);  // read locks never conflict
     // A failure below closes the descriptor, but only after saying so: a forked child may
     // share it (until it exits), and so the lock on it.
     auto give_up = [&] {
-        struct flock absent = presence_range(slot_, F_UNLCK);
-        (void)::fcntl(place.get(), F_OFD_SETLK, &absent);
+        (void)set_presence(place.get(), slot_, F_UNLCK);
         return false;
     };
     struct flock range = slot_range(slot_, F_WRLCK);
@@ -356,10 +360,7 @@ bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {
     // A queue that failed under us (ENOLCK, say) no longer orders anything: go on as the head,
     // which waits the way an unqueued waiter does, without the place, and no longer present
     // (newcomers would wait for us to take it).
-    if (thread_error_.load() != 0) {
-        struct flock absent = presence_range(slot_, F_UNLCK);
-        (void)::fcntl(place_fd_.get(), F_OFD_SETLK, &absent);
-    }
+    if (thread_error_.load() != 0) (void)set_presence(place_fd_.get(), slot_, F_UNLCK);
     head_ = true;
     return true;
 }
@@ -383,9 +384,8 @@ void LocalQueue::leave() {
     // closed, which frees the byte too.
     stop_thread();
     // Absent first: a newcomer that found us present and the place free would wait for us.
-    struct flock presence = presence_range(slot_, F_UNLCK);
     struct flock range = slot_range(slot_, F_UNLCK);
-    const bool absent = ::fcntl(place_fd_.get(), F_OFD_SETLK, &presence) == 0;
+    const bool absent = set_presence(place_fd_.get(), slot_, F_UNLCK);
     const bool left = ::fcntl(place_fd_.get(), F_OFD_SETLK, &range) == 0;
     if (!absent || !left) place_fd_.reset();
     if (ready_fd_) {
