@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <thread>
 #include <utility>
@@ -122,6 +123,15 @@ long long channel_subscribers(Connection &observer, const std::string &channel) 
     return reply_integer(reply_element(r.get(), 1));
 }
 
+// PSUBSCRIBEs `listener` to `pattern` and waits until the server counts it.
+void subscribe_pattern(Connection &listener, const std::string &pattern) {
+    listener.send({"PSUBSCRIBE", pattern});
+    Connection observer(server());
+    for (int i = 0; i < 100 && reply_integer(observer.command({"PUBSUB", "NUMPAT"}).get()) == 0;
+         ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
 // Subscribes `listener` to `channel` and waits until the server counts it.
 void subscribe(Connection &listener, Connection &observer, const std::string &channel) {
     listener.send({"SUBSCRIBE", channel});
@@ -194,6 +204,10 @@ TEST_F(RedisLockTest, DeadWaitersDoNotBlockTheQueue) {
     };
     const char *never = "99999999999999";
     const double window = kClaimWindowMs / 1000.0;
+    // A pattern subscriber (a monitoring tool's) hears every wake channel; it must not make a
+    // dead waiter look alive (PUBLISH's count would include it, PUBSUB NUMSUB does not).
+    Connection pattern(server());
+    subscribe_pattern(pattern, "nativelock:*");
     handed_within("20|nativelock:wake:nobody|dead-value", never, 0, 0.3);
     handed_within("20|nativelock:wake:nobody/0123abcd|dead-value", never, 0, 0.3);
     Connection stuck(server());
@@ -251,6 +265,43 @@ TEST_F(RedisLockTest, AReleaserRefusedPubsubHandsOverForAClaimWindow) {
     EXPECT_LE(reply_integer(conn_->command({"PTTL", key_}).get()), kClaimWindowMs);
     EXPECT_EQ(wait.wait(wc, Deadline::after(10), nullptr), WaitOutcome::Acquired);
     EXPECT_GT(reply_integer(conn_->command({"PTTL", key_}).get()), 15000);
+}
+
+// After an acquisition that had to wait, the process's next acquisition of that key joins the
+// queue at once: no SET NX, which fails while others wait. One that then finds the key free is
+// forgotten, so the acquisition after it tries SET NX first again.
+TEST_F(RedisLockTest, AKeyThatMadeUsWaitIsQueuedForAtOnceNextTime) {
+    Connection monitor(server());
+    monitor.send({"MONITOR"});
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection wc(server());
+    EXPECT_EQ(acquire_waiting(wc, server(), key_, "w1", 20, Deadline::after(0.2), nullptr),
+              WaitOutcome::TimedOut);
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+    EXPECT_EQ(acquire_waiting(wc, server(), key_, "w2", 20, Deadline::after(5), nullptr),
+              WaitOutcome::Acquired);
+    EXPECT_TRUE(release(wc, key_, "w2"));
+    EXPECT_EQ(acquire_waiting(wc, server(), key_, "w3", 20, Deadline::after(5), nullptr),
+              WaitOutcome::Acquired);
+    EXPECT_TRUE(release(wc, key_, "w3"));
+    conn_->command({"SET", key_ + ":end", "1"});  // the last line MONITOR must show
+    std::map<std::string, int> set_nx;            // value → its SET NX commands
+    for (bool done = false; !done;) {
+        Reply line = monitor.buffered_reply();
+        if (!line) {
+            ASSERT_EQ(monitor.read_some(2000), ReadResult::Data) << "MONITOR went quiet";
+            continue;
+        }
+        const std::string text(reply_string(line.get()));
+        if (text.find(key_ + ":end") != std::string::npos) done = true;
+        if (text.find("\"SET\" \"" + key_ + "\"") == std::string::npos) continue;
+        if (text.find("\"NX\"") == std::string::npos) continue;
+        for (const char *v : {"w1", "w2", "w3"})
+            if (text.find(std::string("\"") + v + "\"") != std::string::npos) ++set_nx[v];
+    }
+    EXPECT_EQ(set_nx["w1"], 1);  // not known yet: tried first
+    EXPECT_EQ(set_nx["w2"], 0);  // w1 had to wait: straight into the queue, which found it free
+    EXPECT_EQ(set_nx["w3"], 1);  // forgotten: tried first again
 }
 
 // A waiter that gives up (deadline) leaves the queue; a key handed to it at that moment is

@@ -19,15 +19,19 @@ namespace nativelock::redis {
 // Digests are checked against SCRIPT LOAD by tests/core/redis_lock_test.cpp.
 //
 // The queue scripts share three pieces: prune() drops waiters whose lease ran out (server time;
-// TIME before writes needs effects replication on servers older than 5), listeners() counts a
-// wake channel's subscribers on this server (PUBSUB NUMSUB: exact subscribers only; nil where
-// the server refuses it: an ACL, a renamed command), and handoff() gives the key to a waiter.
-// Its member is "<ttl>|<wake channel>|<value>"; a waiter that takes grants names its channel
-// as "<channel>/<wait id>". A channel without subscribers (the waiter's process is gone): the
-// next waiter is tried, at no cost. A waiter that takes grants, with a subscriber: the key is
-// set to its value with its whole TTL and "+<wait id>|<value>" is published. Any other (polling
-// alone, fencing, a long TTL, an older nativelock; or NUMSUB refused): the key for a claim
-// window and its value on its channel. A malformed member is dropped.
+// TIME before writes needs effects replication on servers older than 5) and returns how many,
+// listeners() counts a wake channel's subscribers on this server (PUBSUB NUMSUB: exact
+// subscribers only, where PUBLISH's count would also take in any PSUBSCRIBE pattern that
+// matches, a monitoring tool's, and so grant the key to a dead waiter; nil where the server
+// refuses it: an ACL, a renamed command), and handoff() gives the key to a waiter. Its member
+// is "<ttl>|<wake channel>|<value>"; a waiter that takes grants names its channel as
+// "<channel>/<wait id>". A channel without subscribers (the waiter's process is gone): the next
+// waiter is tried, at no cost. A waiter that takes grants, with a subscriber: the key is set to
+// its value with its whole TTL and "+<wait id>|<value>" is published. Any other (polling alone,
+// fencing, a long TTL, an older nativelock; or NUMSUB refused): the key for a claim window and
+// its value on its channel. A malformed member is dropped. (Every redis.call() inside a script
+// costs the server 2-4 µs, more than most commands themselves: the release is on the hand-off's
+// critical path, so the scripts make as few as they can.)
 #define NL_QUEUE_LUA                                                                            \
     "local function prune() "                                                                   \
     "if redis.replicate_commands then redis.replicate_commands() end "                          \
@@ -36,7 +40,7 @@ namespace nativelock::redis {
     "local dead = redis.call(\"zrangebyscore\",KEYS[3],\"-inf\",now) "                          \
     "for _,m in ipairs(dead) do redis.call(\"zrem\",KEYS[2],m) redis.call(\"zrem\",KEYS[3],m) " \
     "end "                                                                                      \
-    "return t, now end "                                                                        \
+    "return t, now, #dead end "                                                                 \
     "local function listeners(channel) "                                                        \
     "local r = redis.pcall(\"pubsub\",\"numsub\",channel) "                                     \
     "if type(r) ~= \"table\" or r.err then return nil end "                                     \
@@ -62,24 +66,24 @@ namespace nativelock::redis {
 // closure built anew on every call, and skipping them takes ~1.5 µs off the uncontended cycle.
 const Script kReleaseScript = {
     "if redis.call(\"get\",KEYS[1]) ~= ARGV[1] then return 0 end "
-    "if redis.call(\"zcard\",KEYS[2]) == 0 then "
-    "redis.call(\"del\",KEYS[1]) return 1 end " NL_QUEUE_LUA
-    "prune() "
     "local head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
+    "if not head then redis.call(\"del\",KEYS[1]) return 1 end " NL_QUEUE_LUA
+    "local _, _, dropped = prune() "
+    "if dropped > 0 then head = redis.call(\"zrange\",KEYS[2],0,0)[1] end "
     "while head do "
     "if handoff(head, ARGV[2]) then return 2 end "
     "head = redis.call(\"zrange\",KEYS[2],0,0)[1] "
     "end "
     "redis.call(\"del\",KEYS[1]) "
     "return 1",
-    "1140c4fabc28f6031e322588416b4dc4b2a240e5"};
+    "f247636e7e481bcaed11ecbf49666a5bd3588d2c"};
 
 // KEYS=key,queue,alive,fence ARGV=value,ttl s,member,lease ms,ticket ("" at first),claim ms,
 // fencing ("1"/"0"). → {1} (fencing: {1, token}) acquired (the key was free and nobody queued
 // ahead, or it was handed to us: claimed with our TTL); → {0, pttl, ticket, place, present}:
 // queued (place 0 is the head; present 1: our member was still in the queue, so nothing was
-// handed to it since our last call). A free key with a live queue ahead of us is handed to the
-// queue's head.
+// handed to it since our last call: ZADD counts only members it added). A free key with a live
+// queue ahead of us is handed to the queue's head.
 const Script kQueuedAcquireScript = {
     NL_QUEUE_LUA
     "local t, now = prune() "
@@ -105,14 +109,13 @@ const Script kQueuedAcquireScript = {
     "if ticket == \"\" then "
     "ticket = string.format(\"%.0f\", tonumber(t[1]) * 1000000 + tonumber(t[2])) "
     "end "
-    "local present = redis.call(\"zscore\",KEYS[2],ARGV[3]) and 1 or 0 "
-    "redis.call(\"zadd\",KEYS[2],ticket,ARGV[3]) "
+    "local present = redis.call(\"zadd\",KEYS[2],ticket,ARGV[3]) == 0 and 1 or 0 "
     "redis.call(\"zadd\",KEYS[3],now + tonumber(ARGV[4]),ARGV[3]) "
     "redis.call(\"pexpire\",KEYS[2],4 * tonumber(ARGV[4])) "
     "redis.call(\"pexpire\",KEYS[3],4 * tonumber(ARGV[4])) "
     "return {0, redis.call(\"pttl\",KEYS[1]), ticket, redis.call(\"zrank\",KEYS[2],ARGV[3]), "
     "present}",
-    "d14c9eb81c9e2d512f981a2e20b594342020f558"};
+    "82fb1ad3aaf36acd5ca9b593825b47ab6c3a3428"};
 
 // KEYS=key,queue,alive,fence ARGV=value,member,ttl s,mode,claim ms,fencing: leaves the queue. A
 // key handed to us meanwhile is kept ("keep": claimed with our TTL, → 1, fencing: → its token) or
@@ -135,7 +138,7 @@ const Script kLeaveQueueScript = {
     "end "
     "redis.call(\"del\",KEYS[1]) "
     "return 2",
-    "42f2cfb6e5934cc8511a4927c32914954d82deea"};
+    "43e46126b5c977f33b6797e0e9b27c00e14929c2"};
 
 #undef NL_QUEUE_LUA
 
@@ -479,6 +482,7 @@ AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::s
       queue_(queue_key(key_)),
       alive_(alive_key(key_)),
       fence_(fence_key(key_)),
+      contention_key_(params.pool_key() + '\n' + key_),
       wake_(params, subscribers) {}
 
 AcquireWait::~AcquireWait() {
@@ -516,10 +520,56 @@ void AcquireWait::leave_queue(Connection &conn) {
     queued_ = false;
 }
 
+namespace {
+// The keys this process last had to wait for, with the server they live on. Its next
+// acquisition of one joins the queue at once: the SET NX it would try first fails while others
+// wait, a round trip and a wake-up for nothing on every turn of a hot lock; and the queue's
+// script takes a key it finds free with nobody queued just as well. A key is forgotten when an
+// acquisition finds it free. Only a hint: bounded (emptied when full), and a lock that cannot
+// be had at once (a fork from another thread left it taken) is treated as "not known".
+class ContendedKeys {
+  public:
+    bool contains(const std::string &key) {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        return lock && keys_.count(key) > 0;
+    }
+    void note(const std::string &key, bool contended) {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        if (!lock) return;
+        if (!contended) {
+            keys_.erase(key);
+            return;
+        }
+        if (keys_.size() >= kMaxKeys) keys_.clear();
+        keys_.insert(key);
+    }
+
+  private:
+    static constexpr std::size_t kMaxKeys = 1024;
+    std::mutex mutex_;
+    std::set<std::string> keys_;
+};
+
+ContendedKeys &contended_keys() {
+    static ContendedKeys *keys = new ContendedKeys();  // never destroyed: used until exit
+    return *keys;
+}
+}  // namespace
+
 WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
                               const std::function<bool()> &interrupted, WaitStats *stats) {
+    const WaitOutcome outcome = wait_for_key(conn, deadline, interrupted, stats);
+    if (outcome == WaitOutcome::Acquired) contended_keys().note(contention_key_, waited_);
+    if (outcome == WaitOutcome::TimedOut) contended_keys().note(contention_key_, true);
+    return outcome;
+}
+
+WaitOutcome AcquireWait::wait_for_key(Connection &conn, const Deadline &deadline,
+                                      const std::function<bool()> &interrupted, WaitStats *stats) {
     WaitStats local;
     WaitStats &st = stats ? *stats : local;
+    if (!first_attempt_done_ && !deadline.expired() && contended_keys().contains(contention_key_))
+        first_attempt_done_ = true;  // straight into the queue (ContendedKeys)
     if (!first_attempt_done_) {
         first_attempt_done_ = true;
         ++st.attempts;
@@ -530,6 +580,7 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
         } else if (try_acquire(conn, key_, value_, ttl_seconds_)) {
             return WaitOutcome::Acquired;
         }
+        waited_ = true;
         if (deadline.expired()) return WaitOutcome::TimedOut;
     }
     const std::string lease = std::to_string(kWaiterLeaseMs);
@@ -577,6 +628,7 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
             return WaitOutcome::Acquired;
         }
         queued_ = true;
+        waited_ = true;
         long long pttl =
             reply_elements(r.get()) >= 2 ? reply_integer(reply_element(r.get(), 1)) : -1;
         if (reply_elements(r.get()) >= 3)

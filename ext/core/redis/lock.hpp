@@ -203,10 +203,12 @@ class WakeChannel {
 };
 
 // Acquires, waiting until `deadline` if the key is taken. The first attempt is a plain SET NX
-// EX (one round trip). Then the waiter joins the key's queue and is woken on its subscriber
-// only when a release hands it the key; it also retries on a short adaptive poll (5 → 100 ms,
-// renewing its place) and at the key's expiry, for releasers that do not hand over. A final
-// attempt is made at the deadline, after which the waiter has left the queue.
+// EX (one round trip), unless this process's last acquisition of the key had to wait: then it
+// joins the queue at once (the queue's script takes a free key nobody waits for). Then the waiter
+// joins the key's queue and is woken on its subscriber only when a release hands it the key; it
+// also retries on a short adaptive poll (5 → 100 ms, renewing its place) and at the key's expiry,
+// for releasers that do not hand over. A final attempt is made at the deadline, after which the
+// waiter has left the queue.
 //
 // `interrupted` is asked between attempts, before each poll and whenever a signal interrupts
 // one; true returns Interrupted with the waiter still queued. The caller runs what is pending
@@ -243,6 +245,8 @@ class AcquireWait {
     void leave_queue(Connection &conn);
 
   private:
+    WaitOutcome wait_for_key(Connection &conn, const Deadline &deadline,
+                             const std::function<bool()> &interrupted, WaitStats *stats);
     // Leaves the queue; true if the key was handed to us meanwhile (then it is claimed).
     bool leave_queue_keeping(Connection &conn);
     void new_id();
@@ -256,6 +260,7 @@ class AcquireWait {
     std::string queue_;
     std::string alive_;
     std::string fence_;
+    std::string contention_key_;  // the server and the key, for the process's ContendedKeys
     WakeChannel wake_;
     std::string member_;  // "<ttl>|<wake channel>[/<id>]|<value>": what a hand-over needs
     std::string ticket_;  // our place: arrival time on the server's clock, kept across polls
@@ -267,6 +272,7 @@ class AcquireWait {
     renew::Instant sent_;  // when the last command that could acquire was sent
     bool queued_ = false;
     bool first_attempt_done_ = false;
+    bool waited_ = false;  // an attempt found the key taken (or we had to queue)
 };
 
 // One AcquireWait::wait() (tests and callers that have nothing to run on an interrupt); leaves
