@@ -201,7 +201,7 @@ void untrack(zend_object *object) {
 // natively. May throw (bad_alloc, getrandom): call inside the exception guard.
 std::string record_text(zend_object *object, const zend_string *custom) {
     if (custom) return std::string(ZSTR_VAL(custom), ZSTR_LEN(custom));
-    return nativelock::file::encode(default_record(from_object(object)->state.name));
+    return nativelock::file::encode_own(from_object(object)->state.name, timestamp_now());
 }
 
 // bake_data() for the next attempt, then the lock. An override is user code: it may re-run the

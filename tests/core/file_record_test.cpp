@@ -1,4 +1,8 @@
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/process.hpp"
 
 #include "file/record.hpp"
 
@@ -44,6 +48,47 @@ TEST(FileRecord, RoundTrips) {
     EXPECT_EQ(back->token, r.token);
     EXPECT_EQ(back->machine_id, r.machine_id);
     EXPECT_TRUE(back->has_identity());
+}
+
+// The process's own record is encode() of its identity, the name, the timestamp and a fresh
+// 16-byte hex token, byte for byte; a forked child's carries the child's pid.
+TEST(FileRecord, OwnRecordIsTheEncodedIdentityWithAFreshToken) {
+    const std::string name("we\"ird;}\0name", 13);
+    const std::string first = encode_own(name, "21-11-2026 05:00:00");
+    auto decoded = decode(first);
+    ASSERT_TRUE(decoded);
+    const auto &self = nativelock::process::self();
+    OwnerRecord expected;
+    expected.pid = self.pid;
+    expected.timestamp = "21-11-2026 05:00:00";
+    expected.name = name;
+    expected.host = self.host;
+    expected.boot_id = self.boot_id;
+    expected.machine_id = self.machine_id;
+    expected.pid_namespace = self.pid_namespace;
+    expected.start_ticks = self.start_ticks;
+    expected.token = decoded->token;
+    EXPECT_EQ(first, encode(expected));
+    ASSERT_EQ(decoded->token.size(), 32u);
+    EXPECT_EQ(decoded->token.find_first_not_of("0123456789abcdef"), std::string::npos);
+    EXPECT_NE(decode(encode_own(name, "21-11-2026 05:00:00"))->token, decoded->token);
+
+    int out[2];
+    ASSERT_EQ(pipe(out), 0);
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        auto in_child = decode(encode_own("n", "t"));
+        const long long pid = in_child && in_child->pid ? *in_child->pid : -1;
+        (void)!write(out[1], &pid, sizeof pid);
+        _exit(0);
+    }
+    long long child_pid = 0;
+    EXPECT_EQ(read(out[0], &child_pid, sizeof child_pid), static_cast<ssize_t>(sizeof child_pid));
+    waitpid(child, nullptr, 0);
+    close(out[0]);
+    close(out[1]);
+    EXPECT_EQ(child_pid, child);
 }
 
 TEST(FileRecord, ReadsTheOriginalClassRecord) {

@@ -100,15 +100,19 @@ class RandomBytes {
 
 }  // namespace
 
-std::string hex_token(std::size_t bytes) {
+void hex_token_to(char *out, std::size_t bytes) {
     static const char digits[] = "0123456789abcdef";
     RandomBytes random(bytes);
     const unsigned char *raw = random.data();
-    std::string hex(bytes * 2, '\0');
     for (std::size_t i = 0; i < bytes; ++i) {
-        hex[2 * i] = digits[raw[i] >> 4];
-        hex[2 * i + 1] = digits[raw[i] & 15];
+        out[2 * i] = digits[raw[i] >> 4];
+        out[2 * i + 1] = digits[raw[i] & 15];
     }
+}
+
+std::string hex_token(std::size_t bytes) {
+    std::string hex(bytes * 2, '\0');
+    hex_token_to(hex.data(), bytes);
     return hex;
 }
 

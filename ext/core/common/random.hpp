@@ -15,6 +15,8 @@ void fill(void *buf, std::size_t len);
 
 // 2*bytes lowercase hex characters.
 std::string hex_token(std::size_t bytes = 16);
+// The same into out[0 .. 2 * bytes) (no terminator): no allocation.
+void hex_token_to(char *out, std::size_t bytes);
 
 // base64 of `bytes` random bytes (the RedisLock gist's value format:
 // base64_encode(random_bytes(15))).

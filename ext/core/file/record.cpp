@@ -1,6 +1,11 @@
 #include "file/record.hpp"
 
+#include <cstdio>
 #include <cstdlib>
+#include <memory>
+
+#include "common/process.hpp"
+#include "common/random.hpp"
 
 namespace nativelock::file {
 namespace {
@@ -132,6 +137,54 @@ std::string encode(const OwnerRecord &record) {
     put_string(out, "token", record.token);
     put_string(out, "machine_id", record.machine_id);
     out.append("}");
+    return out;
+}
+
+namespace {
+// The serialized record around the per-call fields: "a:9:{" and mypid; the fields from host to
+// the token's key; machine_id and "}". Rebuilt in a forked child (its pid and start time).
+struct OwnRecordFrame {
+    pid_t pid = 0;
+    std::string head, middle, tail;
+
+    explicit OwnRecordFrame(const process::Identity &self) : pid(self.pid) {
+        head.append("a:9:{");
+        put_int(head, "mypid", self.pid);
+        put_key(head, "timestamp");
+        put_string(middle, "host", self.host);
+        put_string(middle, "boot_id", self.boot_id);
+        put_string(middle, "pidns", self.pid_namespace);
+        put_int(middle, "start_time", static_cast<long long>(self.start_ticks));
+        put_key(middle, "token");
+        put_string(tail, "machine_id", self.machine_id);
+        tail.append("}");
+    }
+};
+
+void put_value(std::string &out, std::string_view value) {
+    char length[24];
+    const int n = std::snprintf(length, sizeof length, "s:%zu:\"", value.size());
+    out.append(length, static_cast<std::size_t>(n)).append(value).append("\";");
+}
+}  // namespace
+
+std::string encode_own(std::string_view name, std::string_view timestamp) {
+    constexpr std::size_t kTokenBytes = 16;
+    thread_local std::unique_ptr<OwnRecordFrame> frame;
+    const process::Identity &self = process::self();
+    if (!frame || frame->pid != self.pid) frame = std::make_unique<OwnRecordFrame>(self);
+    char token[2 * kTokenBytes];
+    random::hex_token_to(token, kTokenBytes);
+    std::string out;
+    out.reserve(frame->head.size() + frame->middle.size() + frame->tail.size() + name.size() +
+                timestamp.size() + sizeof token + 48);
+    out.append(frame->head);
+    put_value(out, timestamp);
+    put_key(out, "name");
+    put_value(out, name);
+    out.append(frame->middle);
+    put_value(out, std::string_view(token, sizeof token));
+    out.append(frame->tail);
     return out;
 }
 

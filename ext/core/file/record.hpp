@@ -27,6 +27,12 @@ struct OwnerRecord {
 // come first so that its readers see what they expect.
 std::string encode(const OwnerRecord &record);
 
+// encode() of this process's own record, with its identity (process::self()) serialized once
+// per process: only the lock's name, the timestamp and a fresh 16-byte token (hex) are written
+// per call. Building the record field by field was the largest piece of user time in an
+// uncontended try_lock()+unlock(). Equal to encode() of the same record (tested).
+std::string encode_own(std::string_view name, std::string_view timestamp);
+
 // Reads any serialize()d array (including one from an overridden bake_data()), taking the
 // known keys and skipping everything else. Nothing if the text is not a serialized array.
 std::optional<OwnerRecord> decode(std::string_view text);
