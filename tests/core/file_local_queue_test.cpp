@@ -335,6 +335,36 @@ TEST(LocalQueue, AParentNeverQueuesThroughADescriptorItsChildShares) {
     EXPECT_FALSE(probe.others_waiting()) << "the dead process's place lives on in its child";
 }
 
+// Threaded PHP: another thread forks while join() holds a descriptor it has not registered yet
+// (so the atfork handler cannot close the child's copy). The place is taken again through a
+// descriptor of its own: a parent that dies at the head does not leave its place to the child.
+TEST(LocalQueue, AForkWhileJoiningDoesNotShareThePlace) {
+    const std::string path = unique_path("fork-while-joining");
+    Pipe events;
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        static bool forked = false;
+        test_hooks::set_before_register([] {
+            if (forked) return;
+            forked = true;
+            if (::fork() == 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+                ::_exit(0);
+            }
+        });
+        LocalQueue queue(path);
+        const bool head = queue.join() && queue.is_head();
+        test_hooks::set_before_register(nullptr);
+        if (!head) ::_exit(1);
+        events.put('h');
+        ::_exit(0);  // dies at the head, without leaving
+    }
+    ASSERT_EQ(events.get(5000), 'h');
+    EXPECT_EQ(wait_child(pid), 0);
+    LocalQueue probe(path);
+    EXPECT_FALSE(probe.others_waiting()) << "the dead process's place lives on in its child";
+}
+
 class FileLockQueueTest : public ::testing::Test {
   protected:
     void SetUp() override {

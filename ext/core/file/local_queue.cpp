@@ -195,10 +195,16 @@ SpareDescriptors &spares() {
 // it waits, were it the child of a child waiting for the same lock: forever).
 class PlaceRegistry {
   public:
-    static void add(LocalQueue *queue) {
+    // Registers `queue` unless a fork happened since `generation` (then its descriptor, taken
+    // before, may be shared with the child, which the atfork handler could not close: it was
+    // not registered yet). Under the mutex the atfork handlers hold across fork, so a fork
+    // after this is the handler's.
+    static bool add_unless_forked(LocalQueue *queue, unsigned generation) {
         ensure_atfork();
         std::lock_guard<std::mutex> guard(mutex());
+        if (fork_generation.load(std::memory_order_relaxed) != generation) return false;
         places().insert(queue);
+        return true;
     }
     static void remove(LocalQueue *queue) {
         std::lock_guard<std::mutex> guard(mutex());
@@ -234,7 +240,16 @@ class PlaceRegistry {
     }
 };
 
+namespace {
+// Runs in join() between taking a descriptor and registering the place. Tests only.
+std::atomic<void (*)()> before_register_hook{nullptr};
+}  // namespace
+
 namespace test_hooks {
+void set_before_register(void (*hook)()) {
+    before_register_hook.store(hook);
+}
+
 void set_passing_place_wait(std::chrono::milliseconds wait) {
     passing_place_wait.store(
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait).count());
@@ -260,9 +275,34 @@ bool LocalQueue::joined() {
 
 bool LocalQueue::join(const Deadline &deadline) {
     leave();
+    // Threaded PHP: another thread may fork while we take our place; the place is then given
+    // up and taken again through a descriptor of our own (rarely more than once).
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const unsigned generation = fork_generation.load(std::memory_order_relaxed);
+        Joined joined = join_once(deadline, generation);
+        if (joined != Joined::Forked) return joined == Joined::Yes;
+        abandon_shared_place();
+    }
+    return false;
+}
+
+// Gives up a place taken through a descriptor a forked child may share: unlocked (the locks
+// belong to the open file description, whoever else has it), closed, never kept as a spare.
+void LocalQueue::abandon_shared_place() {
+    stop_thread();
+    (void)set_presence(place_fd_.get(), slot_, F_UNLCK);
+    struct flock range = slot_range(slot_, F_UNLCK);
+    (void)::fcntl(place_fd_.get(), F_OFD_SETLK, &range);
+    place_fd_.reset();
+    ready_fd_.reset();
+    joined_ = head_ = false;
+}
+
+LocalQueue::Joined LocalQueue::join_once(const Deadline &deadline, unsigned generation) {
     UniqueFd place = spares().take_place();
     if (!place) place.reset(open_queue_file());
-    if (!place) return false;
+    if (!place) return Joined::No;
+    if (auto hook = before_register_hook.load()) hook();
     joined_pid_ = process::current_pid();
     wait_for_passing_place(place.get(), deadline);
     // Present from here to leave(). (Not while waiting above: two newcomers would each wait
@@ -272,15 +312,14 @@ bool LocalQueue::join(const Deadline &deadline) {
     // share it (until it exits), and so the lock on it.
     auto give_up = [&] {
         (void)set_presence(place.get(), slot_, F_UNLCK);
-        return false;
+        return Joined::No;
     };
     struct flock range = slot_range(slot_, F_WRLCK);
     if (::fcntl(place.get(), F_OFD_SETLK, &range) == 0) {
         // Nobody queued: head at once, no thread needed.
         place_fd_ = std::move(place);
         joined_ = head_ = true;
-        PlaceRegistry::add(this);
-        return true;
+        return PlaceRegistry::add_unless_forked(this, generation) ? Joined::Yes : Joined::Forked;
     }
     if (errno != EAGAIN && errno != EACCES) return give_up();
     UniqueFd ready = spares().take_ready();
@@ -310,8 +349,7 @@ bool LocalQueue::join(const Deadline &deadline) {
     thread_running_ = true;
     joined_ = true;
     head_ = false;
-    PlaceRegistry::add(this);
-    return true;
+    return PlaceRegistry::add_unless_forked(this, generation) ? Joined::Yes : Joined::Forked;
 }
 
 // When a head leaves, the kernel wakes the next waiter, which takes the place byte only once it

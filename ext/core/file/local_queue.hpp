@@ -37,6 +37,9 @@ namespace nativelock::file {
 namespace test_hooks {
 // How long a newcomer waits for a passing place (20 ms). Tests only.
 void set_passing_place_wait(std::chrono::milliseconds wait);
+// Called by join() between taking a descriptor and registering the place (nullptr: none), to
+// fork in that window. Tests only.
+void set_before_register(void (*hook)());
 }  // namespace test_hooks
 
 class LocalQueue {
@@ -72,6 +75,9 @@ class LocalQueue {
 
   private:
     friend class PlaceRegistry;
+    enum class Joined { Yes, No, Forked };
+    Joined join_once(const Deadline &deadline, unsigned generation);
+    void abandon_shared_place();
     static void *take_place(void *self);
     void stop_thread();
     void wait_for_passing_place(int fd, const Deadline &deadline) const;
