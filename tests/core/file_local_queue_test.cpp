@@ -305,6 +305,17 @@ TEST(LocalQueue, AChildNeverQueuesThroughItsParentsSpareDescriptor) {
     EXPECT_EQ(wait_child(pid), 0);
 }
 
+namespace {
+// `pid` reports 'h' once at the head, then dies there (with a child of its own still running):
+// afterwards nobody may be queued on `path`.
+void expect_place_gone_with(Pipe &events, pid_t pid, const std::string &path) {
+    ASSERT_EQ(events.get(5000), 'h');
+    EXPECT_EQ(wait_child(pid), 0);
+    LocalQueue probe(path);
+    EXPECT_FALSE(probe.others_waiting()) << "the dead process's place lives on in its child";
+}
+}  // namespace
+
 // The parent side of the same: after a fork, a spare descriptor is shared with the child, and a
 // place taken through it would outlive a parent that dies holding it (the child keeps the open
 // file description, and its lock, alive). Here a process queues after forking a child that
@@ -329,10 +340,7 @@ TEST(LocalQueue, AParentNeverQueuesThroughADescriptorItsChildShares) {
         events.put('h');
         ::_exit(0);  // dies at the head, without leaving
     }
-    ASSERT_EQ(events.get(5000), 'h');
-    EXPECT_EQ(wait_child(pid), 0);
-    LocalQueue probe(path);
-    EXPECT_FALSE(probe.others_waiting()) << "the dead process's place lives on in its child";
+    expect_place_gone_with(events, pid, path);
 }
 
 // Threaded PHP: another thread forks while join() holds a descriptor it has not registered yet
@@ -359,10 +367,7 @@ TEST(LocalQueue, AForkWhileJoiningDoesNotShareThePlace) {
         events.put('h');
         ::_exit(0);  // dies at the head, without leaving
     }
-    ASSERT_EQ(events.get(5000), 'h');
-    EXPECT_EQ(wait_child(pid), 0);
-    LocalQueue probe(path);
-    EXPECT_FALSE(probe.others_waiting()) << "the dead process's place lives on in its child";
+    expect_place_gone_with(events, pid, path);
 }
 
 class FileLockQueueTest : public ::testing::Test {
