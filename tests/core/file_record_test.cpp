@@ -1,4 +1,8 @@
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -83,12 +87,85 @@ TEST(FileRecord, OwnRecordIsTheEncodedIdentityWithAFreshToken) {
         (void)!write(out[1], &pid, sizeof pid);
         _exit(0);
     }
+    close(out[1]);  // a child that dies before writing ends the read
     long long child_pid = 0;
     EXPECT_EQ(read(out[0], &child_pid, sizeof child_pid), static_cast<ssize_t>(sizeof child_pid));
     waitpid(child, nullptr, 0);
     close(out[0]);
-    close(out[1]);
     EXPECT_EQ(child_pid, child);
+}
+
+namespace {
+void report_and_exit(int fd, char c) {
+    (void)!write(fd, &c, 1);
+    _exit(0);
+}
+
+// Forces a pid to be reused along a chain of forks, in a pid namespace (and /proc) of its own:
+// P (pid 2) builds its identity and record and forks C, then exits; C, which builds neither,
+// sets the namespace's last pid and forks G, which so gets P's pid. G answers 'Y' if its
+// identity and its record carry its own start time, 'N' if they carry P's, 'R' if the pid was
+// not reused; 'S': namespaces, mounts or ns_last_pid are not available here.
+char reused_pid_outcome() {
+    int out[2];
+    if (pipe(out) != 0) return 'S';
+    const pid_t runner = fork();
+    if (runner == 0) {
+        close(out[0]);
+        if (unshare(CLONE_NEWPID | CLONE_NEWNS) != 0) report_and_exit(out[1], 'S');
+        const pid_t init = fork();  // pid 1 of the new namespace
+        if (init != 0) {
+            waitpid(init, nullptr, 0);
+            _exit(0);
+        }
+        if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+            mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+            report_and_exit(out[1], 'S');
+        const pid_t p = fork();
+        if (p == 0) {
+            (void)encode_own("n", "t");                // P: identity and record frame cached
+            if (fork() == 0) {                         // C
+                while (kill(2, 0) == 0) usleep(1000);  // until init has reaped P
+                usleep(50 * 1000);  // start times count in clock ticks (10 ms): G's must differ
+                const int last = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
+                if (last < 0 || write(last, "1", 1) != 1) report_and_exit(out[1], 'S');
+                close(last);
+                const pid_t g = fork();
+                if (g == 0) {
+                    if (getpid() != 2) report_and_exit(out[1], 'R');
+                    const auto own = nativelock::process::start_ticks(2);
+                    const auto record = decode(encode_own("n", "t"));
+                    const bool ok = own && nativelock::process::self().start_ticks == *own &&
+                                    record && record->start_ticks == *own;
+                    report_and_exit(out[1], ok ? 'Y' : 'N');
+                }
+                waitpid(g, nullptr, 0);
+                _exit(0);
+            }
+            _exit(0);
+        }
+        while (wait(nullptr) > 0) {  // P, then C (reparented to us)
+        }
+        _exit(0);
+    }
+    close(out[1]);
+    char c = 'E';  // every process ended without an answer
+    if (read(out[0], &c, 1) != 1) c = 'E';
+    close(out[0]);
+    waitpid(runner, nullptr, 0);
+    return c;
+}
+}  // namespace
+
+// A process that got the pid of one whose identity it inherited (P forks C and exits, C forks
+// G, G gets P's pid) must not write P's start time into its records: others would judge G's
+// lock by it, find pid 2 alive with another start time, and break the lock G holds.
+TEST(FileRecord, AReusedPidGetsItsOwnIdentity) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root for a pid namespace";
+    const char outcome = reused_pid_outcome();
+    if (outcome == 'S') GTEST_SKIP() << "no pid namespace, /proc mount or ns_last_pid here";
+    ASSERT_NE(outcome, 'R') << "the pid was not reused";
+    EXPECT_EQ(outcome, 'Y') << "the child carries the identity of the process whose pid it got";
 }
 
 TEST(FileRecord, ReadsTheOriginalClassRecord) {

@@ -123,13 +123,19 @@ long long channel_subscribers(Connection &observer, const std::string &channel) 
     return reply_integer(reply_element(r.get(), 1));
 }
 
-// PSUBSCRIBEs `listener` to `pattern` and waits until the server counts it.
+// PSUBSCRIBEs `listener` to `pattern` and waits for the server's confirmation.
 void subscribe_pattern(Connection &listener, const std::string &pattern) {
     listener.send({"PSUBSCRIBE", pattern});
-    Connection observer(server());
-    for (int i = 0; i < 100 && reply_integer(observer.command({"PUBSUB", "NUMPAT"}).get()) == 0;
-         ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (;;) {
+        Reply r = listener.buffered_reply();
+        if (r) {
+            if (reply_elements(r.get()) >= 1 &&
+                reply_string(reply_element(r.get(), 0)) == "psubscribe")
+                return;
+            continue;
+        }
+        ASSERT_EQ(listener.read_some(2000), ReadResult::Data) << "no PSUBSCRIBE confirmation";
+    }
 }
 
 // Subscribes `listener` to `channel` and waits until the server counts it.
@@ -302,6 +308,27 @@ TEST_F(RedisLockTest, AKeyThatMadeUsWaitIsQueuedForAtOnceNextTime) {
     EXPECT_EQ(set_nx["w1"], 1);  // not known yet: tried first
     EXPECT_EQ(set_nx["w2"], 0);  // w1 had to wait: straight into the queue, which found it free
     EXPECT_EQ(set_nx["w3"], 1);  // forgotten: tried first again
+}
+
+// Not while another wait of the process for the key is under way (a signal handler's lock,
+// during the wait it interrupted): its SET NX takes a key it finds free, where the queue would
+// hand it to the suspended outer wait, for which the handler's lock would then wait.
+TEST_F(RedisLockTest, ANestedWaitStillTriesFirst) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection wc(server());
+    ASSERT_EQ(acquire_waiting(wc, server(), key_, "earlier", 20, Deadline::after(0.2), nullptr),
+              WaitOutcome::TimedOut);  // the key made this process wait
+    AcquireWait outer(server(), key_, "outer", 20);
+    auto queued = [this] { return queue_length(*conn_, key_) > 0; };
+    ASSERT_EQ(outer.wait(wc, Deadline::after(10), queued), WaitOutcome::Interrupted);
+    conn_->command({"DEL", key_});  // freed without a hand-over (an expiry, an original client)
+    Connection inner_conn(server());
+    const auto started = Clock::now();
+    EXPECT_EQ(acquire_waiting(inner_conn, server(), key_, "inner", 20, Deadline::after(2), nullptr),
+              WaitOutcome::Acquired);
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - started).count(), 1.0);
+    EXPECT_TRUE(is_held(*conn_, key_, "inner"));
+    outer.leave_queue(wc);
 }
 
 // A waiter that gives up (deadline) leaves the queue; a key handed to it at that moment is
@@ -976,6 +1003,9 @@ TEST_F(RedisLockTest, AWaiterWithALongTtlIsHandedAClaimWindow) {
 // A call whose reply is lost (a read timeout: here the server pauses its clients) may still
 // have queued the wait: the wait then ends queued, and its subscriber is closed.
 TEST_F(RedisLockTest, AWaitWhoseQueueingReplyWasLostClosesItsSubscriber) {
+    // Known to the server beforehand (another test may have flushed the script cache): the
+    // EVALSHA that times out must run when the pause ends, not fail with NOSCRIPT.
+    conn_->command({"SCRIPT", "LOAD", kQueuedAcquireScript.source});
     ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
     ConnectionParams impatient = server();
     impatient.read_timeout = 0.2;

@@ -63,9 +63,15 @@ std::string hostname() {
     return buf;
 }
 
-// The identity cache is per process; a forked child sees a different getpid() and rebuilds it.
+// Forks this process descends through, counted in every child (the atfork handler of
+// current_pid()): a child rebuilds the identity it inherited even if it got the same pid.
+std::atomic<unsigned long> forks_seen{0};
+
+// The identity cache is per process (see forks_seen).
 std::mutex identity_mutex;
 Identity cached_identity;
+// The forks_seen at which cached_identity was computed.
+unsigned long identity_forks = 0;
 
 }  // namespace
 
@@ -195,10 +201,13 @@ std::string hashed_machine_id(const std::string &raw) {
 
 const Identity &self() {
     std::lock_guard<std::mutex> guard(identity_mutex);
-    pid_t pid = current_pid();
-    if (cached_identity.pid != pid) {
+    pid_t pid = current_pid();  // also registers the atfork handler that counts forks
+    const unsigned long forks = forks_seen.load(std::memory_order_relaxed);
+    if (cached_identity.pid != pid || identity_forks != forks) {
         Identity id;
         id.pid = pid;
+        id.generation = cached_identity.generation + 1;
+        identity_forks = forks;
         id.host = hostname();
         id.boot_id = read_first_line("/proc/sys/kernel/random/boot_id");
         for (const char *path : {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
@@ -220,6 +229,7 @@ std::atomic<pid_t> cached_pid{0};
 std::once_flag atfork_registered;
 void forget_pid_after_fork() {
     cached_pid.store(0, std::memory_order_relaxed);
+    forks_seen.fetch_add(1, std::memory_order_relaxed);
 }
 }  // namespace
 

@@ -10,9 +10,14 @@
 
 namespace nativelock::process {
 
-// Identity of the calling process. Cached per pid, so it is recomputed after fork().
+// Identity of the calling process. Cached per process: recomputed in every child of fork(),
+// even one that got the pid of a process whose identity it inherited (a pid reused along a
+// chain of forks: its start time differs).
 struct Identity {
     pid_t pid = 0;
+    // Which computation this is: greater in a forked child than any identity it inherited, so
+    // that caches built from an identity can tell whether it is still the current one.
+    std::uint64_t generation = 0;
     std::string host;
     std::string boot_id;
     // hashed_machine_id() of /etc/machine-id (empty if the machine has none; the raw id is kept

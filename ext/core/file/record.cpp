@@ -142,12 +142,13 @@ std::string encode(const OwnerRecord &record) {
 
 namespace {
 // The serialized record around the per-call fields: "a:9:{" and mypid; the fields from host to
-// the token's key; machine_id and "}". Rebuilt in a forked child (its pid and start time).
+// the token's key; machine_id and "}". Rebuilt whenever process::self() was (in a forked
+// child: its pid and start time, also when the pid is one this process inherited a frame for).
 struct OwnRecordFrame {
-    pid_t pid = 0;
+    std::uint64_t generation = 0;  // of the identity it was built from
     std::string head, middle, tail;
 
-    explicit OwnRecordFrame(const process::Identity &self) : pid(self.pid) {
+    explicit OwnRecordFrame(const process::Identity &self) : generation(self.generation) {
         head.append("a:9:{");
         put_int(head, "mypid", self.pid);
         put_key(head, "timestamp");
@@ -162,7 +163,7 @@ struct OwnRecordFrame {
 };
 
 void put_value(std::string &out, std::string_view value) {
-    char length[24];
+    char length[32];
     const int n = std::snprintf(length, sizeof length, "s:%zu:\"", value.size());
     out.append(length, static_cast<std::size_t>(n)).append(value).append("\";");
 }
@@ -172,7 +173,8 @@ std::string encode_own(std::string_view name, std::string_view timestamp) {
     constexpr std::size_t kTokenBytes = 16;
     thread_local std::unique_ptr<OwnRecordFrame> frame;
     const process::Identity &self = process::self();
-    if (!frame || frame->pid != self.pid) frame = std::make_unique<OwnRecordFrame>(self);
+    if (!frame || frame->generation != self.generation)
+        frame = std::make_unique<OwnRecordFrame>(self);
     char token[2 * kTokenBytes];
     random::hex_token_to(token, kTokenBytes);
     std::string out;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <map>
 #include <set>
 #include <thread>
 #include <string>
@@ -472,6 +473,75 @@ WakeWait WakeChannel::sleep(Subscriber *sub, std::string_view value, int wait_ms
     return result;
 }
 
+namespace {
+// The keys this process last had to wait for, with the server they live on. Its next
+// acquisition of one joins the queue at once: the SET NX it would try first fails while others
+// wait, a round trip and a wake-up for nothing on every turn of a hot lock; and the queue's
+// script takes a key it finds free with nobody queued just as well. A key is forgotten when an
+// acquisition finds it free. Not while another wait of this process for the key is under way
+// (a signal handler's, during the wait it interrupted): the queue would hand a free key to
+// that suspended wait, and the handler's lock would wait for it. Only a hint: bounded (emptied
+// of idle keys when full), and a mutex that cannot be had at once (a fork from another thread
+// left it taken) makes it "not known".
+class ContendedKeys {
+  public:
+    // Whether the wait for `key` that is the only one under way may skip its SET NX.
+    bool join_at_once(const std::string &key) {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        if (!lock) return false;
+        auto it = keys_.find(key);
+        return it != keys_.end() && it->second.contended && it->second.waits == 1;
+    }
+    void note(const std::string &key, bool contended) {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        if (!lock) return;
+        if (contended) make_room();
+        if (contended || keys_.count(key)) keys_[key].contended = contended;
+        forget_if_idle(key);
+    }
+    // A wait for `key` begins (true: counted, to be ended with end_wait()).
+    bool begin_wait(const std::string &key) {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        if (!lock) return false;
+        make_room();
+        ++keys_[key].waits;
+        return true;
+    }
+    void end_wait(const std::string &key) {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        if (!lock) return;
+        auto it = keys_.find(key);
+        if (it == keys_.end()) return;
+        if (it->second.waits > 0) --it->second.waits;
+        forget_if_idle(key);
+    }
+
+  private:
+    struct Entry {
+        bool contended = false;
+        int waits = 0;
+    };
+    void make_room() {
+        if (keys_.size() < kMaxKeys) return;
+        for (auto it = keys_.begin(); it != keys_.end();)
+            it = it->second.waits == 0 ? keys_.erase(it) : std::next(it);
+    }
+    void forget_if_idle(const std::string &key) {
+        auto it = keys_.find(key);
+        if (it != keys_.end() && !it->second.contended && it->second.waits == 0) keys_.erase(it);
+    }
+
+    static constexpr std::size_t kMaxKeys = 1024;
+    std::mutex mutex_;
+    std::map<std::string, Entry> keys_;
+};
+
+ContendedKeys &contended_keys() {
+    static ContendedKeys *keys = new ContendedKeys();  // never destroyed: used until exit
+    return *keys;
+}
+}  // namespace
+
 AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::string value,
                          long long ttl_seconds, SubscriberPool *subscribers, bool fencing)
     : fencing_(fencing),
@@ -486,11 +556,18 @@ AcquireWait::AcquireWait(const ConnectionParams &params, std::string key, std::s
       wake_(params, subscribers) {}
 
 AcquireWait::~AcquireWait() {
+    end_wait();
     if (!queued_) return;
     try {
         wake_.drop_subscriber();
     } catch (...) {
     }
+}
+
+void AcquireWait::end_wait() {
+    if (!counted_) return;
+    counted_ = false;
+    contended_keys().end_wait(contention_key_);
 }
 
 void AcquireWait::new_id() {
@@ -511,6 +588,7 @@ bool AcquireWait::leave_queue_keeping(Connection &conn) {
 }
 
 void AcquireWait::leave_queue(Connection &conn) {
+    end_wait();
     if (!queued_) return;
     // A key handed to us meanwhile goes on to the next waiter in the same script: it is never
     // left claimed by a wait that gave up.
@@ -520,47 +598,15 @@ void AcquireWait::leave_queue(Connection &conn) {
     queued_ = false;
 }
 
-namespace {
-// The keys this process last had to wait for, with the server they live on. Its next
-// acquisition of one joins the queue at once: the SET NX it would try first fails while others
-// wait, a round trip and a wake-up for nothing on every turn of a hot lock; and the queue's
-// script takes a key it finds free with nobody queued just as well. A key is forgotten when an
-// acquisition finds it free. Only a hint: bounded (emptied when full), and a lock that cannot
-// be had at once (a fork from another thread left it taken) is treated as "not known".
-class ContendedKeys {
-  public:
-    bool contains(const std::string &key) {
-        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-        return lock && keys_.count(key) > 0;
-    }
-    void note(const std::string &key, bool contended) {
-        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-        if (!lock) return;
-        if (!contended) {
-            keys_.erase(key);
-            return;
-        }
-        if (keys_.size() >= kMaxKeys) keys_.clear();
-        keys_.insert(key);
-    }
-
-  private:
-    static constexpr std::size_t kMaxKeys = 1024;
-    std::mutex mutex_;
-    std::set<std::string> keys_;
-};
-
-ContendedKeys &contended_keys() {
-    static ContendedKeys *keys = new ContendedKeys();  // never destroyed: used until exit
-    return *keys;
-}
-}  // namespace
-
 WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
                               const std::function<bool()> &interrupted, WaitStats *stats) {
+    // Counted as under way from the first call to the end of the wait (an interrupted wait,
+    // resumed later, is still under way while the caller runs PHP code).
+    if (!counted_) counted_ = contended_keys().begin_wait(contention_key_);
     const WaitOutcome outcome = wait_for_key(conn, deadline, interrupted, stats);
-    if (outcome == WaitOutcome::Acquired) contended_keys().note(contention_key_, waited_);
-    if (outcome == WaitOutcome::TimedOut) contended_keys().note(contention_key_, true);
+    if (outcome == WaitOutcome::Interrupted) return outcome;
+    contended_keys().note(contention_key_, outcome == WaitOutcome::TimedOut || waited_);
+    end_wait();
     return outcome;
 }
 
@@ -568,7 +614,8 @@ WaitOutcome AcquireWait::wait_for_key(Connection &conn, const Deadline &deadline
                                       const std::function<bool()> &interrupted, WaitStats *stats) {
     WaitStats local;
     WaitStats &st = stats ? *stats : local;
-    if (!first_attempt_done_ && !deadline.expired() && contended_keys().contains(contention_key_))
+    if (!first_attempt_done_ && !deadline.expired() &&
+        contended_keys().join_at_once(contention_key_))
         first_attempt_done_ = true;  // straight into the queue (ContendedKeys)
     if (!first_attempt_done_) {
         first_attempt_done_ = true;

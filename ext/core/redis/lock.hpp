@@ -250,6 +250,7 @@ class AcquireWait {
     // Leaves the queue; true if the key was handed to us meanwhile (then it is claimed).
     bool leave_queue_keeping(Connection &conn);
     void new_id();
+    void end_wait();  // no longer under way, for ContendedKeys
 
     bool fencing_;
     long long token_ = 0;
@@ -272,7 +273,8 @@ class AcquireWait {
     renew::Instant sent_;  // when the last command that could acquire was sent
     bool queued_ = false;
     bool first_attempt_done_ = false;
-    bool waited_ = false;  // an attempt found the key taken (or we had to queue)
+    bool waited_ = false;   // an attempt found the key taken (or we had to queue)
+    bool counted_ = false;  // counted as a wait under way (ContendedKeys)
 };
 
 // One AcquireWait::wait() (tests and callers that have nothing to run on an interrupt); leaves
