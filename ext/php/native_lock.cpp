@@ -66,11 +66,12 @@ struct PooledSession {
         : native(std::make_unique<mysql::NativeSession>(params)) {}
     explicit PooledSession(zend_object *pdo_object)
         : pdo(std::make_unique<sharedlock::PdoSession>(pdo_object)),
-          pdo_pid(process::current_pid()) {}
+          pdo_owner(process::current_tag()) {}
     ~PooledSession() {
         // A forked child dropping the last reference: PHP would close the PDO (COM_QUIT on the
         // parent's socket, ending the parent's session and its locks).
-        if (pdo && pdo_pid != process::current_pid()) sharedlock::detach_inherited_pdo(pdo->pdo());
+        if (pdo && pdo_owner != process::current_tag())
+            sharedlock::detach_inherited_pdo(pdo->pdo());
     }
     PooledSession(const PooledSession &) = delete;
     PooledSession &operator=(const PooledSession &) = delete;
@@ -82,7 +83,7 @@ struct PooledSession {
     void ensure_connected() {
         if (native) native->ensure_connected();
     }
-    pid_t owner_pid() const { return native ? native->owner_pid() : pdo_pid; }
+    process::Tag owner() const { return native ? native->owner() : pdo_owner; }
     bool is_pdo() const { return pdo != nullptr; }
 
     // Which acquisition (a serial of this process) holds a name on this session. On a PDO this
@@ -99,7 +100,7 @@ struct PooledSession {
 
     std::unique_ptr<mysql::NativeSession> native;
     std::unique_ptr<sharedlock::PdoSession> pdo;
-    pid_t pdo_pid = 0;
+    process::Tag pdo_owner;
     std::map<std::string, std::uint64_t> held;
 };
 
@@ -123,14 +124,14 @@ struct LockState {
     std::string key;
     std::string token;
     bool token_random = false;
-    pid_t token_pid = 0;
+    process::Tag token_owner;
     bool constructed = false;
     // A wait of this object is in progress (a signal handler must not start another one).
     bool waiting = false;
     bool held = false;
     bool shared = false;
     bool detached = false;
-    pid_t held_pid = 0;
+    process::Tag held_owner;
     // nativelock.fencing as it was when acquire() began, and the acquisition's token (0: none).
     bool fencing = false;
     long long fence = 0;
@@ -168,7 +169,7 @@ LockState *constructed(zend_object *object) {
 
 // Held by this process (a lock taken before fork() is the parent's).
 bool held_here(const LockState &state) {
-    return state.held && state.held_pid == process::current_pid();
+    return state.held && state.held_owner == process::current_tag();
 }
 
 void track(zend_object *object) {
@@ -222,7 +223,7 @@ std::shared_ptr<PooledSession> mysql_session_not_holding(const BackendConfig &co
     // Inherited across fork: the parent's sessions are forgotten without a word (no COM_QUIT).
     list.erase(std::remove_if(list.begin(), list.end(),
                               [](const std::shared_ptr<PooledSession> &s) {
-                                  return s->owner_pid() != process::current_pid();
+                                  return s->owner() != process::current_tag();
                               }),
                list.end());
     for (auto &pooled : list) {
@@ -235,7 +236,7 @@ std::shared_ptr<PooledSession> mysql_session_not_holding(const BackendConfig &co
 // The session of the application's PDO, in the process that opened it (a forked child must not
 // speak on its parent's connection). Throws otherwise.
 const std::shared_ptr<PooledSession> &pdo_session_here(const BackendConfig &config) {
-    if (config.mysql_pdo->owner_pid() != process::current_pid())
+    if (config.mysql_pdo->owner() != process::current_tag())
         throw nativelock::Error(
             "this MysqlBackend's PDO belongs to the parent process (it shares the parent's "
             "connection): in a forked child, give a MysqlBackend a PDO the child opened");
@@ -315,7 +316,7 @@ bool renewable(const BackendConfig &config) {
 // (or a lock whose session is gone).
 std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state,
                                                  std::optional<double> ttl) {
-    if (!state.held || state.held_pid != process::current_pid() || !renewable(state.config))
+    if (!state.held || state.held_owner != process::current_tag() || !renewable(state.config))
         return nullptr;
     if (!ttl || *ttl >= kNoLimitSeconds) return nullptr;
     const long long ms = ttl_ms(ttl);
@@ -788,7 +789,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         } else {
             Deadline deadline = timeout ? Deadline::after(*timeout) : Deadline::never();
             std::unique_ptr<Wait> wait = make_wait(*state, ttl, shared);
-            const pid_t waiter = process::current_pid();
+            const auto waiter = process::current_tag();
             for (;;) {
                 Attempt attempt = wait->wait(deadline);
                 if (attempt != Attempt::Interrupted) {
@@ -804,7 +805,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
                 }
                 AfterInterrupt after = run_pending_interrupts();
                 state = &state_of(object);  // a handler may have used the object
-                if (process::current_pid() != waiter) {
+                if (process::current_tag() != waiter) {
                     // A handler forked: the child does not go on with the parent's wait.
                     if (after == AfterInterrupt::KeepWaiting) return Outcome::NotAcquired;
                     return after == AfterInterrupt::Exception ? Outcome::Thrown : Outcome::Bailout;
@@ -826,7 +827,7 @@ Outcome acquire_natively(zend_object *object, std::optional<double> ttl,
         }
         state->held = true;
         state->shared = shared;
-        state->held_pid = process::current_pid();
+        state->held_owner = process::current_tag();
         state->ttl = ttl;
         if (renewable(state->config) && state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
             try {
@@ -889,7 +890,7 @@ bool mysql_force_release(const BackendConfig &config, const std::string &key) {
         pooled = pdo_session_here(config);
     } else {
         for (auto &candidate : mysql_sessions().by_params[config.mysql->key()]) {
-            if (candidate->holds(key) && candidate->owner_pid() == process::current_pid())
+            if (candidate->holds(key) && candidate->owner() == process::current_tag())
                 pooled = candidate;
         }
         if (!pooled) pooled = mysql_session_not_holding(config, key);
@@ -961,7 +962,7 @@ ZEND_METHOD(Nativelock_Lock, __construct) {
         state.token = nativelock::random::base64_token(20);
         state.token_random = true;
     }
-    state.token_pid = process::current_pid();
+    state.token_owner = process::current_tag();
     state.constructed = true;
     NL_CATCH_WITH(nativelock::php::native::throw_error, "Nativelock\\Lock::__construct()")
     GC_ADDREF(backend);
@@ -1002,10 +1003,10 @@ ZEND_METHOD(Nativelock_Lock, acquire) {
         untrack(object);
     }
     NL_TRY
-    if (state->token_random && state->token_pid != process::current_pid()) {
+    if (state->token_random && state->token_owner != process::current_tag()) {
         // A child must not share its parent's random token: both would pass "still ours".
         state->token = nativelock::random::base64_token(20);
-        state->token_pid = process::current_pid();
+        state->token_owner = process::current_tag();
     }
     if (held_here(*state) && state->shared == shared) {
         // Taken again by its holder: the new TTL (files: nothing to do), which a renewal keeps.
@@ -1074,7 +1075,7 @@ ZEND_METHOD(Nativelock_Lock, refresh) {
     if (!state) RETURN_THROWS();
     std::optional<double> ttl;
     if (!parse_seconds(nullptr, false, ttl_value, 1, false, &ttl)) RETURN_THROWS();
-    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state))) {
+    if (state->token_owner != process::current_tag() || (state->held && !held_here(*state))) {
         RETURN_FALSE;  // the parent's lock
     }
     bool ok = false;
@@ -1095,7 +1096,7 @@ ZEND_METHOD(Nativelock_Lock, release) {
     zend_object *object = Z_OBJ_P(ZEND_THIS);
     LockState *state = constructed(object);
     if (!state) RETURN_THROWS();
-    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state))) {
+    if (state->token_owner != process::current_tag() || (state->held && !held_here(*state))) {
         // After fork: the parent's lock is not ours to release.
         if (state->held) {
             mark_not_held(*state);
@@ -1129,7 +1130,7 @@ ZEND_METHOD(Nativelock_Lock, isHeld) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state))) {
+    if (state->token_owner != process::current_tag() || (state->held && !held_here(*state))) {
         RETURN_FALSE;
     }
     bool held = false;
@@ -1219,7 +1220,7 @@ ZEND_METHOD(Nativelock_Lock, getRemainingLifetime) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (state->token_pid != process::current_pid() || (state->held && !held_here(*state)) ||
+    if (state->token_owner != process::current_tag() || (state->held && !held_here(*state)) ||
         renewal_lost(*state)) {
         RETURN_DOUBLE(0.0);
     }
@@ -1341,7 +1342,7 @@ void nativelock_native_rshutdown() {
     // in any order (a PDO before the backend that would have cut it off), so cut them off now.
     for (auto &[object, weak] : sessions->by_pdo) {
         std::shared_ptr<PooledSession> pooled = weak.lock();
-        if (pooled && pooled->owner_pid() != process::current_pid())
+        if (pooled && pooled->owner() != process::current_tag())
             nativelock::php::sharedlock::detach_inherited_pdo(object);
     }
     for (auto &[key, list] : sessions->by_params) {
@@ -1350,7 +1351,7 @@ void nativelock_native_rshutdown() {
                                   [&](const std::shared_ptr<PooledSession> &s) {
                                       if (!s->held.empty() || s.use_count() > 1) return false;
                                       if (!kept_one && NATIVELOCK_G(pool_idle_timeout) > 0 &&
-                                          s->owner_pid() == process::current_pid()) {
+                                          s->owner() == process::current_tag()) {
                                           kept_one = true;
                                           return false;
                                       }

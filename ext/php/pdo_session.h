@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "exceptions.h"
+#include "common/process.hpp"
 #include "mysql/session.hpp"
 
 namespace nativelock::php::sharedlock {
@@ -86,8 +87,8 @@ class PdoSession : public nativelock::mysql::Session {
 
     zend_object *pdo_;
     HashTable statements_;
-    pid_t statement_pid_ = 0;  // the process the running statement began in
-    int running_ = 0;          // statements running (nested: user code may lock meanwhile)
+    nativelock::process::Tag statement_owner_;  // the process the running statement began in
+    int running_ = 0;  // statements running (nested: user code may lock meanwhile)
 };
 
 // Statements through the PDO's own driver (quoter, doer), for request end: no PHP method call

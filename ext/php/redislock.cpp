@@ -90,7 +90,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
                                     &redislock_globals().subscribers, fencing);
             // A handler may fork: the child must not go on with the parent's value (both would
             // own a key handed to it) nor touch the parent's place in the queue.
-            const pid_t waiter_pid = process::current_pid();
+            const auto waiter_pid = process::current_tag();
             // A wait that ends with a handler's exception or a fatal error gives up its place
             // in the queue (and passes on a lock handed to it meanwhile); if even that fails,
             // its place lapses with its lease.
@@ -112,7 +112,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
                     break;
                 }
                 AfterInterrupt after = run_pending_interrupts();
-                if (process::current_pid() != waiter_pid) {
+                if (process::current_tag() != waiter_pid) {
                     if (after == AfterInterrupt::KeepWaiting) return LockOutcome::NotAcquired;
                     return after == AfterInterrupt::Exception ? LockOutcome::Thrown
                                                               : LockOutcome::Bailout;
@@ -145,7 +145,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         state->connection_in_use = redislock_globals().pool.pin(*params);
         state->held = true;
         state->value = std::move(value);
-        state->pid = process::current_pid();
+        state->owner = process::current_tag();
         state->key.assign(key.data(), key.size());
         state->params = std::move(params);
         state->fence = fence;
@@ -182,7 +182,7 @@ bool renew_token_after_fork(zend_object *object) {
     try {
         LockState &state = state_of(object);
         state.value = nativelock::random::base64_token(15);
-        state.value_pid = nativelock::process::current_pid();
+        state.value_tag = nativelock::process::current_tag();
         value_str = zend_string_init(state.value.data(), state.value.size(), 0);
     } catch (...) {
         capture_current_exception(error);
@@ -206,7 +206,7 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
             static_cast<zend_long>(state->timeout));
         return;
     }
-    if (state->value_pid != nativelock::process::current_pid() && !renew_token_after_fork(object))
+    if (state->value_tag != nativelock::process::current_tag() && !renew_token_after_fork(object))
         return;
     zend_string *key = lock_key(object, *state);
     if (!key) return;
@@ -295,7 +295,7 @@ ZEND_METHOD(RedisLock, release) {
     if (!state.held) return;
     // Auto-renewal found the key gone or taken: the caller learns it here, after the release
     // (which deletes nothing that is not ours).
-    const bool lost = renewal_lost(state) && state.pid == process::current_pid();
+    const bool lost = renewal_lost(state) && state.owner == process::current_tag();
     NL_TRY
     release_key(state);
     NL_CATCH_WITH(throw_error)
@@ -385,7 +385,7 @@ ZEND_METHOD(RedisLock, refresh) {
         RETURN_THROWS();
     }
     seconds = effective_ttl(seconds);
-    if (!state->held || state->pid != process::current_pid()) RETURN_FALSE;
+    if (!state->held || state->owner != process::current_tag()) RETURN_FALSE;
     if (renewal_lost(*state)) RETURN_FALSE;  // known without a round trip
     bool refreshed = false;
     NL_TRY
@@ -424,7 +424,8 @@ ZEND_METHOD(RedisLock, getRemainingLifetime) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (!state->held || state->pid != process::current_pid() || renewal_lost(*state)) RETURN_NULL();
+    if (!state->held || state->owner != process::current_tag() || renewal_lost(*state))
+        RETURN_NULL();
     NL_TRY
     auto &conn = redislock_globals().pool.get(*state->params);
     auto ms = redis::remaining_ms(conn, state->key, state->value);
@@ -438,7 +439,7 @@ ZEND_METHOD(RedisLock, isAcquired) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (!state->held || state->pid != process::current_pid()) RETURN_FALSE;
+    if (!state->held || state->owner != process::current_tag()) RETURN_FALSE;
     if (renewal_lost(*state)) RETURN_FALSE;  // known without a round trip
     NL_TRY
     auto &conn = redislock_globals().pool.get(*state->params);
@@ -457,7 +458,7 @@ ZEND_METHOD(RedisLock, setAutoRenew) {
     state->auto_renew = enabled;
     if (!enabled) {
         stop_renewal(*state);
-    } else if (state->held && state->pid == process::current_pid() && !state->lease.active() &&
+    } else if (state->held && state->owner == process::current_tag() && !state->lease.active() &&
                !renewal_lost(*state) && renewable_ttl(state->key_ttl)) {
         // Held for a while already: the key is given its TTL again now (which also says
         // whether it is still ours), so the lease starts from a known expiry.
@@ -478,7 +479,7 @@ ZEND_METHOD(RedisLock, isAutoRenewed) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    RETURN_BOOL(state->held && state->pid == process::current_pid() && state->lease.active() &&
+    RETURN_BOOL(state->held && state->owner == process::current_tag() && state->lease.active() &&
                 !renewal_lost(*state));
 }
 
@@ -486,7 +487,7 @@ ZEND_METHOD(RedisLock, getFencingToken) {
     ZEND_PARSE_PARAMETERS_NONE();
     LockState *state = constructed_state(Z_OBJ_P(ZEND_THIS));
     if (!state) RETURN_THROWS();
-    if (!state->held || state->pid != process::current_pid()) {
+    if (!state->held || state->owner != process::current_tag()) {
         zend_throw_exception_ex(fail_exception_ce, 0, "Lock \"%s\" is not held: no fencing token",
                                 state->name.c_str());
         RETURN_THROWS();

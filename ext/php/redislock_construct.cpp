@@ -91,7 +91,7 @@ void construct(zend_object *object, zval *name, zval *timeout, zval *fail_behavi
     try {
         state.name.assign(ZSTR_VAL(name_str), ZSTR_LEN(name_str));
         state.value = nativelock::random::base64_token(15);
-        state.value_pid = nativelock::process::current_pid();
+        state.value_tag = nativelock::process::current_tag();
         state.timeout = Z_LVAL_P(timeout);
         state.fail = fail;
         state.constructed = true;

@@ -39,7 +39,7 @@ void release_key_and_reference_at_request_end(RegistryEntry *entry) noexcept {
     LockObject *self = LockObject::from_entry<&LockState::entry>(entry);
     auto &state = self->state;
     try {
-        if (state.held && state.pid == process::current_pid() && NATIVELOCK_G(auto_release)) {
+        if (state.held && state.owner == process::current_tag() && NATIVELOCK_G(auto_release)) {
             std::string endpoint = state.params->pool_key();
             auto &globals = redislock_globals();
             if (globals.failed_at_shutdown != endpoint) {
@@ -101,7 +101,7 @@ zend_object *object_of_entry(RegistryEntry *entry) {
 
 void release_key(LockState &state) {
     if (!state.held) return;
-    if (state.pid != process::current_pid()) {
+    if (state.owner != process::current_tag()) {
         // Taken by the parent before fork(): the child never releases it.
         mark_not_held(state);
         return;
@@ -114,7 +114,7 @@ void release_key(LockState &state) {
 }
 
 std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state, long long ttl_seconds) {
-    if (!state.held || state.pid != process::current_pid()) return nullptr;
+    if (!state.held || state.owner != process::current_tag()) return nullptr;
     if (!renewable_ttl(ttl_seconds)) return nullptr;  // no expiry: nothing to renew
     return redis::make_renewal(*state.params, state.key, state.value, ttl_seconds * 1000);
 }

@@ -59,13 +59,13 @@ struct LockState {
     std::string value;
     // The process that drew `value`: a forked child that locks with an inherited object draws
     // its own, or parent and child would both pass the server's "still ours" checks.
-    pid_t value_pid = 0;
+    nativelock::process::Tag value_tag;
     long long timeout = 0;
     Fail fail = Fail::Except;
     bool constructed = false;
     // While held: where and under which key, and by which process.
     bool held = false;
-    pid_t pid = 0;
+    nativelock::process::Tag owner;
     std::string key;
     std::shared_ptr<const redis::ConnectionParams> params;
     // The acquisition's fencing token (nativelock.fencing on), 0 if it was taken without one.

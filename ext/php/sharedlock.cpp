@@ -156,7 +156,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
     if (Z_TYPE(s.pdo) == IS_OBJECT && Z_OBJ(s.pdo) == Z_OBJ_P(pdo) && s.pdo_mode) return;
     release_before_switch();
     ZVAL_COPY(&s.pdo, pdo);
-    s.pdo_pid = nativelock::process::current_pid();
+    s.pdo_owner = nativelock::process::current_tag();
     s.pdo_mode = true;
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
     if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
@@ -191,7 +191,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getConnection) {
     zval *target = (s.pdo_mode || !s.configured) ? &s.pdo : &s.side_pdo;
     if (Z_TYPE_P(target) == IS_UNDEF) {
         open_pdo(target);
-        if (target == &s.pdo) s.pdo_pid = nativelock::process::current_pid();
+        if (target == &s.pdo) s.pdo_owner = nativelock::process::current_tag();
     }
     RETVAL_COPY(target);
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)

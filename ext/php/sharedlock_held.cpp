@@ -25,7 +25,7 @@ namespace {
 void release_native_held() noexcept {
     RequestState &s = st();
     core::NativeSession *native = s.held_native;
-    if (native && s.held_pid == nativelock::process::current_pid() && native->connected()) {
+    if (native && s.held_owner == nativelock::process::current_tag() && native->connected()) {
         try {
             core::Protocol protocol(*native, quote_style());
             for (const HeldLock &lock : s.held) {
@@ -44,7 +44,7 @@ void release_native_held() noexcept {
 void release_pdo_held() noexcept {
     RequestState &s = st();
     zval *pdo = Z_TYPE(s.pdo) == IS_OBJECT ? &s.pdo : nullptr;
-    if (pdo && s.held_pid == nativelock::process::current_pid()) {
+    if (pdo && s.held_owner == nativelock::process::current_tag()) {
         if (std::unique_ptr<core::Session> driver = driver_session(Z_OBJ_P(pdo))) {
             core::Protocol protocol(*driver, quote_style());
             for (const HeldLock &lock : s.held) {
@@ -85,11 +85,11 @@ void track(const std::string &name, long long fence, long long ttl) {
     RequestState &s = st();
     // A forked child inherits its parent's list: those locks are the parent's (never released
     // here), and the child's own must be filed under the child to be released at its end.
-    if (!s.held.empty() && s.held_pid != nativelock::process::current_pid()) forget_held();
+    if (!s.held.empty() && s.held_owner != nativelock::process::current_tag()) forget_held();
     bool via_pdo = s.pdo_mode || !s.configured;
     if (s.held.empty()) {
         s.held_via_pdo = via_pdo;
-        s.held_pid = nativelock::process::current_pid();
+        s.held_owner = nativelock::process::current_tag();
         s.held_native = via_pdo ? nullptr : s.native;
         s.entry.release = release_at_request_end;
         // Released in RSHUTDOWN, after destructors and every shutdown function (SPEC §2); locks
@@ -106,7 +106,7 @@ void track(const std::string &name, long long fence, long long ttl) {
 
 HeldLock *held_lock(const std::string &name) {
     RequestState *s = request_state_if_any();
-    if (!s || s->held_pid != nativelock::process::current_pid()) return nullptr;
+    if (!s || s->held_owner != nativelock::process::current_tag()) return nullptr;
     for (auto it = s->held.rbegin(); it != s->held.rend(); ++it) {
         if (it->name == name) return &*it;
     }
@@ -128,7 +128,7 @@ void start_renewal(HeldLock &lock, nativelock::renew::Instant since) {
 
 long long held_fence(const std::string &name) {
     RequestState *s = request_state_if_any();
-    if (!s || s->held_pid != nativelock::process::current_pid()) return -1;
+    if (!s || s->held_owner != nativelock::process::current_tag()) return -1;
     for (auto it = s->held.rbegin(); it != s->held.rend(); ++it) {
         if (it->name == name) return it->fence;
     }
@@ -151,7 +151,7 @@ int release_all_held() {
     RequestState &s = st();
     int released = 0;
     if (s.held.empty()) return 0;
-    if (s.held_pid != nativelock::process::current_pid()) {
+    if (s.held_owner != nativelock::process::current_tag()) {
         forget_held();  // the parent's locks: not ours to release
         return 0;
     }
@@ -184,7 +184,7 @@ int release_all_held() {
 // restart, so only the session generation can tell.
 bool held_by_an_earlier_session(const std::string &name) {
     RequestState &s = st();
-    if (s.held_via_pdo || !s.native || s.held_pid != nativelock::process::current_pid())
+    if (s.held_via_pdo || !s.native || s.held_owner != nativelock::process::current_tag())
         return false;
     for (const HeldLock &lock : s.held) {
         if (lock.name == name) return lock.generation != s.native->generation();

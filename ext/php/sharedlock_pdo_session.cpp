@@ -239,7 +239,7 @@ Result PdoSession::execute(const std::string &sql, const std::vector<Param> &par
         explicit Running(int &d) : depth(d) { ++depth; }
         ~Running() { --depth; }
     } running(running_);
-    statement_pid_ = nativelock::process::current_pid();
+    statement_owner_ = nativelock::process::current_tag();
     NoWarnings errors(php_pdo_dbh_fetch_inner(pdo_));
     return run_statement(sql, params, prepared, want_rows);
 }
@@ -252,7 +252,7 @@ void PdoSession::call(zend_object *object, const char *method, zval *retval, uin
     } catch (...) {
         failure = std::current_exception();
     }
-    if (nativelock::process::current_pid() != statement_pid_) {
+    if (nativelock::process::current_tag() != statement_owner_) {
         // A signal handler forked inside the call: this is the child, on its parent's socket.
         // Cut off before anything else is sent (the statement's close included), then the
         // call's result (a statement) is let go.

@@ -32,10 +32,10 @@ RequestState *request_state_if_any() {
 Pool &the_pool() {
     Pool *&pool = NATIVELOCK_G(sharedlock_pool);
     if (!pool) pool = new Pool();
-    if (pool->pid != nativelock::process::current_pid()) {
+    if (pool->owner != nativelock::process::current_tag()) {
         // Forked: the inherited sessions are the parent's. disconnect() sends nothing on them.
         pool->sessions.drop_all();
-        pool->pid = nativelock::process::current_pid();
+        pool->owner = nativelock::process::current_tag();
         if (RequestState *state = request_state_if_any()) {
             state->native = nullptr;
             state->native_in_use.reset();
@@ -146,7 +146,7 @@ core::Session &session() {
                 "SharedLock::setConnection() first");
         if (Z_TYPE(s.pdo) == IS_UNDEF) {
             open_pdo(&s.pdo);
-            s.pdo_pid = nativelock::process::current_pid();
+            s.pdo_owner = nativelock::process::current_tag();
         }
         if (!s.pdo_session || s.pdo_session->pdo() != Z_OBJ(s.pdo))
             s.pdo_session = std::make_unique<PdoSession>(Z_OBJ(s.pdo));
@@ -178,7 +178,7 @@ void release_before_switch() {
             "on it (a PDO subclass, a signal handler)");
     if (!s.held.empty()) release_all_held();
     s.pdo_session.reset();
-    if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_pid != nativelock::process::current_pid()) {
+    if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_owner != nativelock::process::current_tag()) {
         // Inherited across fork: PHP would close it (COM_QUIT on the parent's socket) whenever
         // it is freed, at the latest at the child's end. Cut it off from that socket first.
         detach_inherited_pdo(Z_OBJ(s.pdo));
@@ -200,7 +200,8 @@ void nativelock_sharedlock_rshutdown() {
     if (RequestState *state = request_state_if_any()) {
         if (!state->held.empty()) release_at_request_end(&state->entry);
         nativelock::php::registry_remove(&state->entry);
-        if (Z_TYPE(state->pdo) == IS_OBJECT && state->pdo_pid != nativelock::process::current_pid())
+        if (Z_TYPE(state->pdo) == IS_OBJECT &&
+            state->pdo_owner != nativelock::process::current_tag())
             detach_inherited_pdo(Z_OBJ(state->pdo));
         delete state;
         NATIVELOCK_G(sharedlock_state) = nullptr;

@@ -47,7 +47,7 @@ void throw_lock_exception(zend_class_entry *ce, zval *lock_name, zval *extra,
 // closed after standing unused for nativelock.pool_idle_timeout.
 struct Pool {
     using Sessions = nativelock::IdlePool<nativelock::mysql::NativeSession>;
-    pid_t pid = 0;
+    nativelock::process::Tag owner;
     Sessions sessions;
 };
 
@@ -86,7 +86,7 @@ struct RequestState {
     zval pdo;
     // The process that set or opened `pdo`: a forked child must not destroy it (its QUIT
     // would end the parent's session).
-    pid_t pdo_pid = 0;
+    nativelock::process::Tag pdo_owner;
     std::unique_ptr<PdoSession> pdo_session;
     // Native driver: getConnection()'s separate PDO.
     zval side_pdo;
@@ -97,7 +97,7 @@ struct RequestState {
     // Locks taken in this request and still held, with the session they belong to.
     std::vector<HeldLock> held;
     bool held_via_pdo = false;
-    pid_t held_pid = 0;
+    nativelock::process::Tag held_owner;
     nativelock::mysql::NativeSession *held_native = nullptr;
     RegistryEntry entry;
 

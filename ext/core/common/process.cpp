@@ -243,4 +243,9 @@ pid_t current_pid() {
     return pid;
 }
 
+Tag current_tag() {
+    const pid_t pid = current_pid();  // registers the handler that counts forks
+    return Tag{pid, forks_seen.load(std::memory_order_relaxed)};
+}
+
 }  // namespace nativelock::process

@@ -44,6 +44,19 @@ std::string sha256_hex(const std::string &data);
 // The pid of the caller, without a system call once cached (invalidated by fork).
 pid_t current_pid();
 
+// The calling process, as fork checks must tell it apart: its pid, and the forks it descends
+// through. A pid is not enough: along a chain of forks a grandchild can get the pid of the
+// grandparent whose objects it inherited (through a child that never touched them), and would
+// take the grandparent's locks, connections and renewals for its own.
+struct Tag {
+    pid_t pid = 0;
+    unsigned long forks = 0;
+    bool operator==(const Tag &other) const { return pid == other.pid && forks == other.forks; }
+    bool operator!=(const Tag &other) const { return !(*this == other); }
+};
+// Never equal to a default Tag{} (no process).
+Tag current_tag();
+
 // Start time of a running process in ticks since boot, or nothing if it does not exist.
 std::optional<std::uint64_t> start_ticks(pid_t pid);
 

@@ -37,12 +37,12 @@ void fill_from_kernel(unsigned char *out, std::size_t len) {
 struct Buffer {
     unsigned char bytes[kBufferBytes];
     std::size_t next = kBufferBytes;  // bytes[next..] are unused
-    pid_t owner = 0;
+    process::Tag owner;
 
     void discard() {
         std::memset(bytes, 0, sizeof bytes);
         next = kBufferBytes;
-        owner = 0;
+        owner = process::Tag{};
     }
 };
 
@@ -63,13 +63,13 @@ void fill(void *buf, std::size_t len) {
     }
     std::call_once(atfork_registered, [] { pthread_atfork(nullptr, nullptr, discard_in_child); });
     Buffer &b = buffer;
-    const pid_t pid = process::current_pid();
-    if (b.owner != pid) b.discard();
+    const process::Tag tag = process::current_tag();
+    if (b.owner != tag) b.discard();
     if (kBufferBytes - b.next < len) {
         b.discard();
         fill_from_kernel(b.bytes, kBufferBytes);
         b.next = 0;
-        b.owner = pid;
+        b.owner = tag;
     }
     std::memcpy(out, b.bytes + b.next, len);
     std::memset(b.bytes + b.next, 0, len);

@@ -131,19 +131,19 @@ struct Renewer::State {
 };
 
 void Lease::pause() noexcept {
-    if (owner_ && id_ != 0 && pid_ == process::current_pid()) owner_->pause(id_);
+    if (owner_ && id_ != 0 && owner_tag_ == process::current_tag()) owner_->pause(id_);
 }
 
 void Lease::resume_after_unknown(std::shared_ptr<Renewal> shorter,
                                  std::chrono::steady_clock::duration shorter_ttl,
                                  Instant sent) noexcept {
-    if (owner_ && id_ != 0 && pid_ == process::current_pid())
+    if (owner_ && id_ != 0 && owner_tag_ == process::current_tag())
         owner_->resume(id_, std::move(shorter), shorter_ttl, sent, false);
 }
 
 void Lease::resume(std::shared_ptr<Renewal> renewal, std::chrono::steady_clock::duration ttl,
                    Instant sent) noexcept {
-    if (owner_ && id_ != 0 && pid_ == process::current_pid())
+    if (owner_ && id_ != 0 && owner_tag_ == process::current_tag())
         owner_->resume(id_, std::move(renewal), ttl, sent, true);
 }
 
@@ -152,7 +152,7 @@ Lease &Lease::operator=(Lease &&other) noexcept {
         reset();
         owner_ = other.owner_;
         id_ = other.id_;
-        pid_ = other.pid_;
+        owner_tag_ = other.owner_tag_;
         status_ = std::move(other.status_);
         other.owner_ = nullptr;
         other.id_ = 0;
@@ -172,7 +172,7 @@ bool Lease::lost() const {
 
 void Lease::reset() noexcept {
     // In a forked child the lease is the parent's: there is nothing to stop here.
-    if (owner_ && id_ != 0 && pid_ == process::current_pid()) owner_->remove(id_);
+    if (owner_ && id_ != 0 && owner_tag_ == process::current_tag()) owner_->remove(id_);
     owner_ = nullptr;
     id_ = 0;
     status_.reset();
@@ -228,7 +228,7 @@ Lease Renewer::start(std::unique_ptr<Renewal> renewal, Clock::duration ttl, Inst
     Lease lease;
     lease.owner_ = this;
     lease.id_ = state_->next_id++;
-    lease.pid_ = process::current_pid();
+    lease.owner_tag_ = process::current_tag();
     lease.status_ = entry.status;
     state_->leases.emplace(lease.id_, std::move(entry));
     state_->wake->notify_all();

@@ -24,6 +24,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/process.hpp"
+
 namespace nativelock::renew {
 
 enum class Outcome {
@@ -156,7 +158,7 @@ class Lease {
     friend class Renewer;
     Renewer *owner_ = nullptr;
     std::uint64_t id_ = 0;
-    pid_t pid_ = 0;
+    process::Tag owner_tag_;
     std::shared_ptr<LeaseStatus> status_;
 };
 

@@ -119,11 +119,11 @@ int open_queue_file() {
 class ProbeFd {
   public:
     int get() {
-        pid_t pid = process::current_pid();
+        const process::Tag tag = process::current_tag();
         uid_t euid = ::geteuid();
-        if (pid != pid_ || euid != euid_) {
+        if (tag != tag_ || euid != euid_) {
             fd_.reset(open_queue_file());
-            pid_ = pid;
+            tag_ = tag;
             euid_ = euid;
         }
         return fd_.get();
@@ -131,7 +131,7 @@ class ProbeFd {
 
   private:
     UniqueFd fd_;
-    pid_t pid_ = 0;
+    process::Tag tag_;
     uid_t euid_ = 0;
 };
 
@@ -269,7 +269,7 @@ bool LocalQueue::others_waiting() const {
 }
 
 bool LocalQueue::joined() {
-    if (joined_ && joined_pid_ != process::current_pid()) leave();
+    if (joined_ && joined_tag_ != process::current_tag()) leave();
     return joined_;
 }
 
@@ -303,7 +303,7 @@ LocalQueue::Joined LocalQueue::join_once(const Deadline &deadline, unsigned gene
     if (!place) place.reset(open_queue_file());
     if (!place) return Joined::No;
     if (auto hook = before_register_hook.load()) hook();
-    joined_pid_ = process::current_pid();
+    joined_tag_ = process::current_tag();
     wait_for_passing_place(place.get(), deadline);
     // Present from here to leave(). (Not while waiting above: two newcomers would each wait
     // for the other.)
@@ -412,7 +412,7 @@ void LocalQueue::stop_thread() {
 
 void LocalQueue::leave() {
     if (!joined_) return;
-    if (joined_pid_ != process::current_pid()) {
+    if (joined_tag_ != process::current_tag()) {
         drop_inherited();  // not registered in this process: a copy the atfork handler missed
         return;
     }

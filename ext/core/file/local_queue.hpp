@@ -31,6 +31,7 @@
 
 #include "common/deadline.hpp"
 #include "common/fd.hpp"
+#include "common/process.hpp"
 
 namespace nativelock::file {
 
@@ -88,7 +89,7 @@ class LocalQueue {
     std::uint64_t slot_;
     bool joined_ = false;
     bool head_ = false;
-    pid_t joined_pid_ = 0;
+    process::Tag joined_tag_;
     UniqueFd place_fd_;  // the open file description whose byte lock is our place
     UniqueFd ready_fd_;  // eventfd the thread signals once the byte is ours
     pthread_t thread_{};

@@ -138,7 +138,7 @@ bool LockFile::on_local_filesystem() const {
 }
 
 bool LockFile::held_by_us() const {
-    return held_ && owner_pid_ == process::current_pid();
+    return held_ && owner_tag_ == process::current_tag();
 }
 
 bool LockFile::held_and_linked() const {
@@ -283,7 +283,7 @@ bool LockFile::attempt_link(const std::string *temp_path, UniqueFd &temp_fd, Con
         }
         if (linked) {
             held_ = true;
-            owner_pid_ = process::current_pid();
+            owner_tag_ = process::current_tag();
             dev_ = temp_st.st_dev;
             ino_ = temp_st.st_ino;
             held_fd_ = keep_inode_open(temp_fd);
@@ -458,7 +458,7 @@ bool LockFile::release() {
     fence_ = 0;
     UniqueFd keep_inode = std::move(held_fd_);  // closed only after the unlink below
     // After fork the child inherits this object; only the process that linked may unlink.
-    if (owner_pid_ != process::current_pid()) return false;
+    if (owner_tag_ != process::current_tag()) return false;
     struct stat st;
     if (::lstat(path_.c_str(), &st) != 0) return false;
     if (st.st_dev != dev_ || st.st_ino != ino_) return false;  // no longer ours

@@ -17,6 +17,7 @@
 
 #include "common/deadline.hpp"
 #include "common/fd.hpp"
+#include "common/process.hpp"
 #include "file/local_queue.hpp"
 
 namespace nativelock::file {
@@ -121,7 +122,7 @@ class LockFile {
     int unnamed_ = -1;           // unnamed files usable here: -1 unknown, else 0/1
     bool held_ = false;
     long long fence_ = 0;
-    pid_t owner_pid_ = 0;
+    process::Tag owner_tag_;
     dev_t dev_ = 0;
     ino_t ino_ = 0;
     // Kept open while held: an inode that is still open cannot be freed and its number

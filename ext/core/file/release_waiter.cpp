@@ -144,8 +144,8 @@ class InotifyHub {
 
     // A forked child shares the parent's instance (and its event queue): it opens its own.
     void renew_after_fork() {
-        pid_t pid = process::current_pid();
-        if (pid != owner_) {
+        const process::Tag tag = process::current_tag();
+        if (tag != owner_) {
             fd_.reset();  // drops only our reference: the parent's instance lives on
             watches_.clear();
             forgotten_.clear();
@@ -153,14 +153,14 @@ class InotifyHub {
             status_ = InotifyStatus{};
             unreported_error_ = 0;
             reported_ = false;
-            owner_ = pid;
+            owner_ = tag;
         }
     }
 
     UniqueFd fd_;
     std::chrono::steady_clock::time_point last_used_;  // by the latest wait
     bool failed_ = false;  // until give_back(): not retried on every wait
-    pid_t owner_ = 0;
+    process::Tag owner_;
     std::map<std::string, int> watches_;
     std::vector<int> forgotten_;  // watches forgotten after an overflow, still in the kernel
     InotifyStatus status_;

@@ -86,7 +86,7 @@ unsigned long NativeSession::connection_id() const {
 
 void NativeSession::disconnect() noexcept {
     if (!conn_) return;
-    if (pid_ != process::current_pid()) {
+    if (owner_ != process::current_tag()) {
         // Inherited across fork: the socket belongs to the parent. Point our descriptor at
         // /dev/null so that closing sends nothing on the parent's connection.
         int fd = static_cast<int>(mysql_get_socket(conn_));
@@ -111,7 +111,7 @@ void NativeSession::fail(unsigned code, const char *sqlstate, const char *messag
 }
 
 std::uint64_t NativeSession::ensure_connected() {
-    if (conn_ && pid_ != process::current_pid()) disconnect();
+    if (conn_ && owner_ != process::current_tag()) disconnect();
     if (conn_) {
         // A killed or restarted server leaves the socket readable (EOF or an error packet)
         // while we are idle: notice it without a round trip.
@@ -157,7 +157,7 @@ std::uint64_t NativeSession::ensure_connected() {
     int fd = static_cast<int>(mysql_get_socket(conn));
     if (fd >= 0) ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
     conn_ = conn;
-    pid_ = process::current_pid();
+    owner_ = process::current_tag();
     ++generation_;
     return generation_;
 }

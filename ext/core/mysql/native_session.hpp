@@ -9,6 +9,7 @@
 #include <string>
 
 #include "mysql/session.hpp"
+#include "common/process.hpp"
 
 typedef struct st_mysql MYSQL;
 typedef struct st_mysql_stmt MYSQL_STMT;
@@ -61,7 +62,7 @@ class NativeSession : public Session {
     // Round trips made so far (statements executed + prepares + connects).
     std::uint64_t round_trips() const { return round_trips_; }
     const ConnectParams &params() const { return params_; }
-    pid_t owner_pid() const { return pid_; }
+    process::Tag owner() const { return owner_; }
 
   private:
     [[noreturn]] void fail(unsigned code, const char *sqlstate, const char *message);
@@ -69,7 +70,7 @@ class NativeSession : public Session {
 
     ConnectParams params_;
     MYSQL *conn_ = nullptr;
-    pid_t pid_ = 0;
+    process::Tag owner_;
     std::uint64_t generation_ = 0;
     std::uint64_t round_trips_ = 0;
     std::map<std::string, MYSQL_STMT *> statements_;

@@ -90,7 +90,7 @@ static bool wait_for(int fd, short events, const Deadline &until) {
 }
 
 Connection::Connection(const ConnectionParams &params)
-    : params_(params), pid_(process::current_pid()) {
+    : params_(params), owner_(process::current_tag()) {
     // hiredis' own connect timeout gives up when a signal interrupts its poll() ("poll(2):
     // Interrupted system call"): connect without blocking and wait here instead.
     auto until = Deadline::after(params.connect_timeout > 0 ? params.connect_timeout : 0.001);
@@ -148,7 +148,7 @@ Connection::Connection(const ConnectionParams &params)
     }
     // Names the session in CLIENT LIST (nativelock-<pid>); servers that refuse it are fine.
     {
-        std::string name = "nativelock-" + std::to_string(pid_);
+        std::string name = "nativelock-" + std::to_string(owner_.pid);
         Reply r = command({"CLIENT", "SETNAME", name});
         (void)r;
     }
@@ -373,13 +373,13 @@ bool Connection::healthy() const {
 }
 
 bool Connection::reusable_for_next_command() const {
-    if (broken_ || !ctx_ || ctx_->err || pid_ != process::current_pid()) return false;
+    if (broken_ || !ctx_ || ctx_->err || owner_ != process::current_tag()) return false;
     if (std::chrono::steady_clock::now() - last_reply_ < kTrustedAfterReply) return true;
     return reusable();
 }
 
 bool Connection::reusable() const {
-    if (broken_ || !ctx_ || ctx_->err || pid_ != process::current_pid()) return false;
+    if (broken_ || !ctx_ || ctx_->err || owner_ != process::current_tag()) return false;
     // A healthy idle connection has nothing to read; EOF, a reset or stray bytes all show up
     // as readable. One poll() system call, no round trip.
     pollfd pfd{ctx_->fd, POLLIN, 0};

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "redis/params.hpp"
+#include "common/process.hpp"
 
 struct redisContext;
 struct redisReply;
@@ -52,7 +53,7 @@ class Connection {
     void close_inherited_socket() noexcept;
 
     const ConnectionParams &params() const { return params_; }
-    pid_t owner_pid() const { return pid_; }
+    process::Tag owner() const { return owner_; }
 
     // Sends one command and waits for its reply (read timeout). Server error replies are
     // returned as replies; I/O failures throw ConnectionError and break the connection.
@@ -105,7 +106,7 @@ class Connection {
 
     ConnectionParams params_;
     redisContext *ctx_ = nullptr;
-    pid_t pid_ = 0;
+    process::Tag owner_;
     bool broken_ = false;
     double read_timeout_ = 0;
     std::string out_;  // formatted commands not yet written; its capacity is kept

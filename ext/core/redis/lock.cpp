@@ -362,7 +362,7 @@ Subscriber *SubscriberPool::get(const ConnectionParams &params,
     const auto now = Clock::now();
     Subscriber *sub = subscribers_.find(key, now);  // first: now it counts as used
     subscribers_.close_idle_on_access(now);
-    if (sub && (sub->conn->owner_pid() != process::current_pid() || !sub->conn->healthy())) {
+    if (sub && (sub->conn->owner() != process::current_tag() || !sub->conn->healthy())) {
         // Inherited across fork (the parent's subscription is not ours to read; the socket is
         // closed without a word) or broken.
         subscribers_.drop(key);
