@@ -227,17 +227,27 @@ namespace {
 // handler, so a child never sees its parent's pid.
 std::atomic<pid_t> cached_pid{0};
 std::once_flag atfork_registered;
+// The identity's mutex is held across fork (threaded PHP): a child never finds it taken by a
+// thread that does not exist there.
+void before_fork() {
+    identity_mutex.lock();
+}
+void after_fork_in_parent() {
+    identity_mutex.unlock();
+}
 void forget_pid_after_fork() {
     cached_pid.store(0, std::memory_order_relaxed);
     forks_seen.fetch_add(1, std::memory_order_relaxed);
+    identity_mutex.unlock();
 }
 }  // namespace
 
 pid_t current_pid() {
     pid_t pid = cached_pid.load(std::memory_order_relaxed);
     if (pid != 0) return pid;
-    std::call_once(atfork_registered,
-                   [] { pthread_atfork(nullptr, nullptr, forget_pid_after_fork); });
+    std::call_once(atfork_registered, [] {
+        pthread_atfork(before_fork, after_fork_in_parent, forget_pid_after_fork);
+    });
     pid = getpid();
     cached_pid.store(pid, std::memory_order_relaxed);
     return pid;

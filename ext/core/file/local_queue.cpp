@@ -211,15 +211,6 @@ class PlaceRegistry {
         places().erase(queue);
     }
 
-  private:
-    static std::mutex &mutex() {
-        static std::mutex instance;
-        return instance;
-    }
-    static std::unordered_set<LocalQueue *> &places() {
-        static std::unordered_set<LocalQueue *> instance;
-        return instance;
-    }
     // The mutex is held across fork, so the child never finds it taken by a thread that does
     // not exist there. glibc unregisters these handlers if the extension is unloaded.
     static void ensure_atfork() {
@@ -237,6 +228,16 @@ class PlaceRegistry {
                                  mutex().unlock();
                              });
         });
+    }
+
+  private:
+    static std::mutex &mutex() {
+        static std::mutex instance;
+        return instance;
+    }
+    static std::unordered_set<LocalQueue *> &places() {
+        static std::unordered_set<LocalQueue *> instance;
+        return instance;
     }
 };
 
@@ -277,6 +278,7 @@ bool LocalQueue::join(const Deadline &deadline) {
     leave();
     // Threaded PHP: another thread may fork while we take our place; the place is then given
     // up and taken again through a descriptor of our own (rarely more than once).
+    PlaceRegistry::ensure_atfork();  // before the generation is read: forks must count from here
     for (int attempt = 0; attempt < 4; ++attempt) {
         const unsigned generation = fork_generation.load(std::memory_order_relaxed);
         Joined joined = join_once(deadline, generation);

@@ -480,36 +480,33 @@ namespace {
 // script takes a key it finds free with nobody queued just as well. A key is forgotten when an
 // acquisition finds it free. Not while another wait of this process for the key is under way
 // (a signal handler's, during the wait it interrupted): the queue would hand a free key to
-// that suspended wait, and the handler's lock would wait for it. Only a hint: bounded (emptied
-// of idle keys when full), and a mutex that cannot be had at once (a fork from another thread
-// left it taken) makes it "not known".
+// that suspended wait, and the handler's lock would wait for it. Only a hint, bounded (emptied
+// of idle keys when full). Its mutex is held across fork (threaded PHP).
 class ContendedKeys {
   public:
     // Whether the wait for `key` that is the only one under way may skip its SET NX.
     bool join_at_once(const std::string &key) {
-        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-        if (!lock) return false;
+        std::lock_guard<std::mutex> lock(mutex_);
         auto it = keys_.find(key);
         return it != keys_.end() && it->second.contended && it->second.waits == 1;
     }
     void note(const std::string &key, bool contended) {
-        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-        if (!lock) return;
+        std::lock_guard<std::mutex> lock(mutex_);
         if (contended) make_room();
         if (contended || keys_.count(key)) keys_[key].contended = contended;
         forget_if_idle(key);
     }
-    // A wait for `key` begins (true: counted, to be ended with end_wait()).
-    bool begin_wait(const std::string &key) {
-        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-        if (!lock) return false;
+    // Held across fork: the child never finds it taken by a thread that does not exist there.
+    void lock_for_fork() { mutex_.lock(); }
+    void unlock_after_fork() { mutex_.unlock(); }
+    // A wait for `key` begins (to be ended with end_wait()).
+    void begin_wait(const std::string &key) {
+        std::lock_guard<std::mutex> lock(mutex_);
         make_room();
         ++keys_[key].waits;
-        return true;
     }
     void end_wait(const std::string &key) {
-        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-        if (!lock) return;
+        std::lock_guard<std::mutex> lock(mutex_);
         auto it = keys_.find(key);
         if (it == keys_.end()) return;
         if (it->second.waits > 0) --it->second.waits;
@@ -537,7 +534,15 @@ class ContendedKeys {
 };
 
 ContendedKeys &contended_keys() {
-    static ContendedKeys *keys = new ContendedKeys();  // never destroyed: used until exit
+    static ContendedKeys *keys = [] {
+        static std::once_flag registered;
+        std::call_once(registered, [] {
+            ::pthread_atfork([] { contended_keys().lock_for_fork(); },
+                             [] { contended_keys().unlock_after_fork(); },
+                             [] { contended_keys().unlock_after_fork(); });
+        });
+        return new ContendedKeys();  // never destroyed: used until exit
+    }();
     return *keys;
 }
 }  // namespace
@@ -602,7 +607,10 @@ WaitOutcome AcquireWait::wait(Connection &conn, const Deadline &deadline,
                               const std::function<bool()> &interrupted, WaitStats *stats) {
     // Counted as under way from the first call to the end of the wait (an interrupted wait,
     // resumed later, is still under way while the caller runs PHP code).
-    if (!counted_) counted_ = contended_keys().begin_wait(contention_key_);
+    if (!counted_) {
+        contended_keys().begin_wait(contention_key_);
+        counted_ = true;
+    }
     const WaitOutcome outcome = wait_for_key(conn, deadline, interrupted, stats);
     if (outcome == WaitOutcome::Interrupted) return outcome;
     contended_keys().note(contention_key_, outcome == WaitOutcome::TimedOut || waited_);
