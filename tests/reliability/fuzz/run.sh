@@ -11,7 +11,8 @@ out="$root/build/fuzz"
 results="${NATIVELOCK_RELIABILITY_RESULTS:-$root/build/test-results/reliability}"
 mkdir -p "$out/artifacts" "$results"
 cxx=$(command -v clang++ || command -v clang++-14 || true)
-sources="ext/core/file/name.cpp ext/core/file/record.cpp ext/core/common/error.cpp"
+# record.cpp writes this process's own record (encode_own): identity and random tokens.
+sources="ext/core/file/name.cpp ext/core/file/record.cpp ext/core/common/error.cpp ext/core/common/process.cpp ext/core/common/random.cpp"
 
 write_result() { # target result runs seconds failure tried
     printf '{"test": "fuzz-%s", "backend": "core", "tried": "%s", "runs": %s, "result": "%s", "failures": [%s], "failure_count": %s, "measured": {"seconds_fuzzed": %s}, "skipped": null, "seconds": %s, "variant": "%s"}\n' \
