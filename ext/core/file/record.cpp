@@ -1,6 +1,5 @@
 #include "file/record.hpp"
 
-#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
@@ -14,10 +13,15 @@ void put_key(std::string &out, std::string_view key) {
     out.append("s:").append(std::to_string(key.size())).append(":\"").append(key).append("\";");
 }
 
-void put_string(std::string &out, std::string_view key, std::string_view value) {
-    put_key(out, key);
+// A string value: s:<length>:"<value>";
+void put_value(std::string &out, std::string_view value) {
     out.append("s:").append(std::to_string(value.size())).append(":\"");
     out.append(value).append("\";");
+}
+
+void put_string(std::string &out, std::string_view key, std::string_view value) {
+    put_key(out, key);
+    put_value(out, value);
 }
 
 void put_int(std::string &out, std::string_view key, long long value) {
@@ -162,11 +166,6 @@ struct OwnRecordFrame {
     }
 };
 
-void put_value(std::string &out, std::string_view value) {
-    char length[32];
-    const int n = std::snprintf(length, sizeof length, "s:%zu:\"", value.size());
-    out.append(length, static_cast<std::size_t>(n)).append(value).append("\";");
-}
 }  // namespace
 
 std::string encode_own(std::string_view name, std::string_view timestamp) {
