@@ -28,6 +28,12 @@ function nlb_hot_markdown(array $hot): array
     $md[] = '| backend | req/s | p50 | p90 | p99 | max | errors | counter = successful requests | FIFO ideal | mean hold | p99 / ideal | p99 ≤ 3× ideal | p99 < Symfony\'s | lock wait p99 | overtaken p99 / max |';
     $md[] = '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
     $sfP99 = $hot['rows']['sf-redis']['latency_us']['p99'] ?? null;
+    $sfRps = $hot['rows']['sf-redis']['rps'] ?? null;
+    // Issue 14's table (req/s), taken on another host: "throughput at least what it is now" is
+    // judged as it stands, and as a share of Symfony RedisStore's in the issue's table against the
+    // same share in this run.
+    $issue14Rps = ['redislock' => 1113, 'sharedlock' => 976, 'filelock' => 825];
+    $issue14SfRps = 1243;
     foreach ($hot['rows'] as $id => $r) {
         if (isset($r['error'])) {
             $md[] = sprintf('| %s | **error**: %s | | | | | | | | | | | | | |', $r['label'], substr($r['error'], 0, 200));
@@ -43,6 +49,15 @@ function nlb_hot_markdown(array $hot): array
             $targets[] = ["{$r['label']} hot lock p99 ≤ 3× FIFO ideal", sprintf('%s×', $f($ratio, 1)), $m3];
             $targets[] = ["{$r['label']} hot lock p99 < Symfony RedisStore's", $sfP99 === null ? 'no Symfony row'
                 : sprintf('%s vs %s ms', $ms($l['p99']), $ms($sfP99)), $sfP99 === null ? null : $mSf];
+            if (isset($issue14Rps[$id])) {
+                $anchor = $issue14Rps[$id];
+                $targets[] = ["{$r['label']} hot lock req/s ≥ issue 14's {$anchor} (as measured there)", $f($r['rps'], 0), $r['rps'] >= $anchor];
+                $share = $anchor / $issue14SfRps;
+                $what = sprintf("%s hot lock req/s ≥ issue 14's share of Symfony RedisStore's (%d / %d = %.2f×)",
+                    $r['label'], $anchor, $issue14SfRps, $share);
+                $targets[] = !$sfRps ? [$what, 'no Symfony row', null]
+                    : [$what, sprintf('%.2f× (%s vs %s)', $r['rps'] / $sfRps, $f($r['rps'], 0), $f($sfRps, 0)), $r['rps'] / $sfRps >= $share];
+            }
         }
         $counter = $r['counter_ok'] ? sprintf('yes (%d)', $r['counter'])
             : sprintf('**NO**: counter %d, %d logged, %d duplicate values', $r['counter'], $r['logged_ok'], $r['duplicates']);
