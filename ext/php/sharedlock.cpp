@@ -157,6 +157,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, setConnection) {
     release_before_switch();
     ZVAL_COPY(&s.pdo, pdo);
     s.pdo_owner = nativelock::process::current_tag();
+    s.pdo_opened_here = false;
     s.pdo_mode = true;
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)
     if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
@@ -188,10 +189,16 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, getConnection) {
     ZEND_PARSE_PARAMETERS_NONE();
     NL_TRY
     RequestState &s = st();
+    drop_inherited_pdo_of_ours();
     zval *target = (s.pdo_mode || !s.configured) ? &s.pdo : &s.side_pdo;
     if (Z_TYPE_P(target) == IS_UNDEF) {
         open_pdo(target);
-        if (target == &s.pdo) s.pdo_owner = nativelock::process::current_tag();
+        if (target == &s.pdo) {
+            s.pdo_owner = nativelock::process::current_tag();
+            s.pdo_opened_here = true;
+        } else {
+            s.side_pdo_owner = nativelock::process::current_tag();
+        }
     }
     RETVAL_COPY(target);
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, nullptr, nullptr)

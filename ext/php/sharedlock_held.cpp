@@ -135,11 +135,15 @@ long long held_fence(const std::string &name) {
     return -1;
 }
 
+// Handles know only their name; a name can be listed twice when a lock lost with its session
+// was never released and the name was taken again. The newest entry is the one a release means
+// (held_lock() and held_by_an_earlier_session() judge it too): the live lock goes first, the
+// lost one's release then reports it lost.
 void untrack(const std::string &name) {
     RequestState &s = st();
-    for (auto it = s.held.begin(); it != s.held.end(); ++it) {
+    for (auto it = s.held.rbegin(); it != s.held.rend(); ++it) {
         if (it->name == name) {
-            s.held.erase(it);
+            s.held.erase(std::next(it).base());
             break;
         }
     }
@@ -186,8 +190,8 @@ bool held_by_an_earlier_session(const std::string &name) {
     RequestState &s = st();
     if (s.held_via_pdo || !s.native || s.held_owner != nativelock::process::current_tag())
         return false;
-    for (const HeldLock &lock : s.held) {
-        if (lock.name == name) return lock.generation != s.native->generation();
+    for (auto it = s.held.rbegin(); it != s.held.rend(); ++it) {
+        if (it->name == name) return it->generation != s.native->generation();
     }
     return false;
 }

@@ -137,6 +137,32 @@ void open_pdo(zval *out) {
 
 // --- the session the next statement runs on -------------------------------------------
 
+namespace {
+
+// Cuts an inherited PDO of ours off from the parent's connection and frees it.
+void drop_inherited(zval *pdo) {
+    detach_inherited_pdo(Z_OBJ_P(pdo));
+    zval inherited;
+    ZVAL_COPY_VALUE(&inherited, pdo);
+    ZVAL_UNDEF(pdo);
+    zval_ptr_dtor(&inherited);  // a plain PDO (open_pdo()): no user code runs
+}
+
+}  // namespace
+
+void drop_inherited_pdo_of_ours() {
+    RequestState &s = st();
+    const auto here = nativelock::process::current_tag();
+    // Opened by us in a parent process, they share the parent's connections: a statement on the
+    // lock session's would run in the parent's session (a release there frees the parent's
+    // lock), and freeing either would send QUIT there.
+    if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_owner != here && s.pdo_opened_here) {
+        s.pdo_session.reset();
+        drop_inherited(&s.pdo);
+    }
+    if (Z_TYPE(s.side_pdo) == IS_OBJECT && s.side_pdo_owner != here) drop_inherited(&s.side_pdo);
+}
+
 core::Session &session() {
     RequestState &s = st();
     if (s.pdo_mode || !s.configured) {
@@ -144,9 +170,19 @@ core::Session &session() {
             throw nativelock::Error(
                 "no connection: call SharedLock::configureConnection() or "
                 "SharedLock::setConnection() first");
+        drop_inherited_pdo_of_ours();
+        if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_owner != nativelock::process::current_tag()) {
+            // Inherited across fork, and the application's: a statement on it would run in the
+            // parent's session, where a release frees the parent's lock.
+            throw nativelock::Error(
+                "the PDO given to SharedLock::setConnection() belongs to the parent process (it "
+                "shares the parent's connection): in a forked child, call setConnection() with a "
+                "PDO the child opened");
+        }
         if (Z_TYPE(s.pdo) == IS_UNDEF) {
             open_pdo(&s.pdo);
             s.pdo_owner = nativelock::process::current_tag();
+            s.pdo_opened_here = true;
         }
         if (!s.pdo_session || s.pdo_session->pdo() != Z_OBJ(s.pdo))
             s.pdo_session = std::make_unique<PdoSession>(Z_OBJ(s.pdo));
@@ -177,6 +213,7 @@ void release_before_switch() {
             "the connection cannot be switched by code that runs inside a SharedLock statement "
             "on it (a PDO subclass, a signal handler)");
     if (!s.held.empty()) release_all_held();
+    drop_inherited_pdo_of_ours();
     s.pdo_session.reset();
     if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_owner != nativelock::process::current_tag()) {
         // Inherited across fork: PHP would close it (COM_QUIT on the parent's socket) whenever
@@ -203,6 +240,9 @@ void nativelock_sharedlock_rshutdown() {
         if (Z_TYPE(state->pdo) == IS_OBJECT &&
             state->pdo_owner != nativelock::process::current_tag())
             detach_inherited_pdo(Z_OBJ(state->pdo));
+        if (Z_TYPE(state->side_pdo) == IS_OBJECT &&
+            state->side_pdo_owner != nativelock::process::current_tag())
+            detach_inherited_pdo(Z_OBJ(state->side_pdo));
         delete state;
         NATIVELOCK_G(sharedlock_state) = nullptr;
     }

@@ -87,9 +87,13 @@ struct RequestState {
     // The process that set or opened `pdo`: a forked child must not destroy it (its QUIT
     // would end the parent's session).
     nativelock::process::Tag pdo_owner;
+    // `pdo` was opened by us (the pdo driver after configureConnection()), not given by
+    // setConnection(): a forked child may replace it with one of its own.
+    bool pdo_opened_here = false;
     std::unique_ptr<PdoSession> pdo_session;
-    // Native driver: getConnection()'s separate PDO.
+    // Native driver: getConnection()'s separate PDO, and the process that opened it.
     zval side_pdo;
+    nativelock::process::Tag side_pdo_owner;
     nativelock::mysql::NativeSession *native = nullptr;
     // Keeps `native` open while this request may use it: the locks held on it live in that
     // session, and a sweep of the pool must neither end them nor leave `native` dangling.
@@ -133,6 +137,10 @@ bool driver_is_pdo();
 nativelock::mysql::Session &session();
 zend_class_entry *pdo_class();
 // new PDO(...) exactly as the package's getConnection() builds it.
+// In a forked child: forgets the PDOs a parent opened (the pdo driver's, getConnection()'s on
+// the native driver), cut off from the parent's connections first, so that freeing them sends
+// nothing there and the child opens its own when it next needs one. The application's stays.
+void drop_inherited_pdo_of_ours();
 void open_pdo(zval *out);
 // Drops the current session's locks (as dropping the package's PDO does) before switching.
 void release_before_switch();

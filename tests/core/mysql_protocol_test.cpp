@@ -578,11 +578,17 @@ TEST_F(MysqlServer, HolderPastTtlIsKilled) {
     std::string n = name("ttl");
     Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
     pa.lock(n, Deadline::after(0), 1);
+    const auto holder = static_cast<long long>(a.connection_id());
     auto t0 = std::chrono::steady_clock::now();
     pb.lock(n, Deadline::after(10), 10);
     double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_LT(took, 5);
-    EXPECT_FALSE(pa.has_remaining_ttl(n, 0)) << "the hung holder's session was killed";
+    // Asked of the server, not of `pa` (whose TTL check would fail on b's row alone).
+    Result alive = b.execute("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?",
+                             {Param::integer(holder)}, true, false);
+    ASSERT_TRUE(alive.value);
+    EXPECT_EQ(*alive.value, "0") << "the hung holder's session was killed";
+    EXPECT_FALSE(pa.has_remaining_ttl(n, 0));
     EXPECT_TRUE(pb.unlock(n));
 }
 

@@ -1,0 +1,73 @@
+--TEST--
+SharedLock (PDO driver): a forked child's release(), unlock() and lock() never run in the parent's session
+--DESCRIPTION--
+The child inherits the lock session's PDO, which shares the parent's connection: a release run
+on it would delete the parent's row and free the parent's GET_LOCK (two holders once a third
+process takes it). With sharedlock_driver=pdo the child opens a PDO of its own for its next
+statement; with setConnection() (the application's PDO, which the extension cannot replace)
+the child's calls are refused (the package's exception, its previous one says why). Either way the parent still holds.
+--EXTENSIONS--
+pdo
+mysqlnd
+pdo_mysql
+nativelock
+pcntl
+--SKIPIF--
+<?php require __DIR__ . '/skipif.inc'; ?>
+--FILE--
+<?php
+require __DIR__ . '/sharedlock.inc';
+use ItsMieger\MySqlSharedLocks\SharedLock;
+foreach (['sharedlock_driver=pdo', 'setConnection()'] as $mode) {
+    if ($mode === 'setConnection()') {
+        $pdo = sl_pdo();
+        SharedLock::setConnection($pdo);
+    } else {
+        ini_set('nativelock.sharedlock_driver', 'pdo');
+        sl_configure();
+    }
+    $name = sl_name();
+    $h = SharedLock::lock($name, 0, 600);
+    $pipe = tmpfile();
+    $pid = pcntl_fork();
+    if ($pid === 0) {
+        $out = [];
+        foreach (['$h->release()' => fn() => $h->release(), 'unlock()' => fn() => SharedLock::unlock($name),
+                  'lock()' => fn() => SharedLock::lock($name, 0, 600)] as $call => $f) {
+            try {
+                $f();
+                $out[] = "$call: returned";
+            } catch (Throwable $e) {
+                $out[] = "$call: " . (new ReflectionClass($e))->getShortName()
+                    . (str_contains((string) $e->getPrevious()?->getMessage(), 'belongs to the parent process')
+                        ? ' (the parent\'s PDO)' : '');
+            }
+        }
+        fwrite($pipe, implode("\n", $out));
+        exit(0);
+    }
+    pcntl_waitpid($pid, $status);
+    rewind($pipe);
+    echo "$mode, in the child:\n  ", str_replace("\n", "\n  ", stream_get_contents($pipe)), "\n";
+    $side = sl_pdo();
+    $row = sl_row($side, $name);
+    echo "  afterwards the parent's row ", $row ? 'stands' : 'is gone', ', its GET_LOCK is ',
+        $row && $row['used'] ? 'held' : 'free', "\n";
+    $h->release();
+    echo '  the parent releases: ', sl_is_free($side, $name) ? 'free' : 'still held', "\n";
+    unset($pdo);
+}
+?>
+--EXPECT--
+sharedlock_driver=pdo, in the child:
+  $h->release(): SharedLockReleaseException
+  unlock(): SharedLockReleaseException
+  lock(): SharedLockTimeoutException
+  afterwards the parent's row stands, its GET_LOCK is held
+  the parent releases: free
+setConnection(), in the child:
+  $h->release(): SharedLockReleaseException (the parent's PDO)
+  unlock(): SharedLockReleaseException (the parent's PDO)
+  lock(): SharedLockAcquireException (the parent's PDO)
+  afterwards the parent's row stands, its GET_LOCK is held
+  the parent releases: free
