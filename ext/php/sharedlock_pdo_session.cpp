@@ -272,7 +272,11 @@ Result PdoSession::run_statement(const std::string &sql, const std::vector<Param
                                  bool prepared, bool want_rows) {
     zval stmt;
     ZVAL_UNDEF(&stmt);
-    zval *cached = prepared ? zend_hash_str_find(&statements_, sql.data(), sql.size()) : nullptr;
+    // A statement run from inside another one (a signal handler's lock(), which PHP runs right
+    // after one of our PDO calls returns) is prepared apart: executing the shared one again
+    // would take the rows the interrupted statement has yet to fetch.
+    const bool shared = prepared && running_ == 1;
+    zval *cached = shared ? zend_hash_str_find(&statements_, sql.data(), sql.size()) : nullptr;
     if (cached) {
         ZVAL_COPY(&stmt, cached);
     } else {
@@ -292,7 +296,7 @@ Result PdoSession::run_statement(const std::string &sql, const std::vector<Param
             zval_ptr_dtor(&stmt);
             throw_error_of(pdo_);
         }
-        if (prepared) {
+        if (shared) {
             Z_ADDREF(stmt);
             zend_hash_str_update(&statements_, sql.data(), sql.size(), &stmt);
         }
