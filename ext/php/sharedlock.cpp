@@ -318,22 +318,25 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         NL_RUN_PENDING_INTERRUPTS_OR_RETURN()
     }
     object_init_ex(return_value, ce_handle);
+    // The entry just tracked is the newest of the name: it belongs to this handle.
+    if (HeldLock *held = held_lock(lock_name)) held->handle = Z_OBJ_HANDLE_P(return_value);
     zend_update_property(ce_handle, Z_OBJ_P(return_value), "lockName", sizeof("lockName") - 1,
                          name);
 }
 
 namespace {
 
-void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
+// `handle`: the SharedLockHandle's object handle (0 for the static calls).
+void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name, std::uint32_t handle = 0) {
     (void)execute_data;
     std::string lock_name = str_of(name);
     bool released = false;
-    HeldLock *held = held_lock(lock_name);
+    HeldLock *held = held_lock(lock_name, handle);
     const bool renewal_lost = held && held->renewal_lost();
     NL_TRY
     core::Protocol protocol(session(), quote_style());
-    bool lost = held_by_an_earlier_session(lock_name);
-    untrack(lock_name);
+    bool lost = held_by_an_earlier_session(lock_name, handle);
+    untrack(lock_name, handle);
     if (!lost) released = protocol.unlock(lock_name);
     drop_previous();
     NL_CATCH_WITH(throw_sharedlock_error, Op::Unlock, name, nullptr)
@@ -348,7 +351,8 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name) {
     }
 }
 
-void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
+void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl,
+                   std::uint32_t handle = 0) {
     (void)execute_data;
     std::string lock_name = str_of(name);
     double min = 1;
@@ -365,16 +369,20 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl) {
         RETURN_THROWS();
     }
     bool ok = false;
-    HeldLock *held = held_lock(lock_name);
+    HeldLock *held = held_lock(lock_name, handle);
     if (held && held->renewal_lost()) {
         // Auto-renewal found it expired or taken: known without a round trip.
         throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);
         RETURN_THROWS();
     }
     NL_TRY
-    core::Protocol protocol(session(), quote_style());
-    ok = protocol.has_remaining_ttl(lock_name, core::ttl_seconds(min));
-    drop_previous();
+    // Lost with the session it was taken on: the row the server would find may be a later
+    // acquisition's of the same name, on the session that replaced it.
+    if (!held_by_an_earlier_session(lock_name, handle)) {
+        core::Protocol protocol(session(), quote_style());
+        ok = protocol.has_remaining_ttl(lock_name, core::ttl_seconds(min));
+        drop_previous();
+    }
     NL_CATCH_WITH(throw_sharedlock_error, Op::AssertTTL, name, min_ttl)
     if (rethrow_deferred_throwable() || EG(exception)) RETURN_THROWS();
     if (!ok) throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);
@@ -436,7 +444,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, release) {
                                     sizeof("lockName") - 1, 1, &rv);
     zval copy;
     ZVAL_COPY_DEREF(&copy, name);
-    do_unlock(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy);
+    do_unlock(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy, Z_OBJ_HANDLE_P(ZEND_THIS));
     zval_ptr_dtor(&copy);
     if (EG(exception)) RETURN_THROWS();
     RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
@@ -452,7 +460,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, getFencingToken) {
     long long fence = -1;
     if (Z_TYPE(copy) == IS_STRING) {
         NL_TRY
-        fence = held_fence(std::string(Z_STRVAL(copy), Z_STRLEN(copy)));
+        fence = held_fence(std::string(Z_STRVAL(copy), Z_STRLEN(copy)), Z_OBJ_HANDLE_P(ZEND_THIS));
         NL_CATCH_WITH(throw_sharedlock_error, Op::Other, &copy, nullptr)
     }
     if (fence <= 0) {
@@ -479,9 +487,10 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
     zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName",
                                     sizeof("lockName") - 1, 1, &rv);
     ZVAL_DEREF(name);
-    HeldLock *held = Z_TYPE_P(name) == IS_STRING
-                         ? held_lock(std::string(Z_STRVAL_P(name), Z_STRLEN_P(name)))
-                         : nullptr;
+    HeldLock *held =
+        Z_TYPE_P(name) == IS_STRING
+            ? held_lock(std::string(Z_STRVAL_P(name), Z_STRLEN_P(name)), Z_OBJ_HANDLE_P(ZEND_THIS))
+            : nullptr;
     if (!enabled) {
         if (held) held->stop_renewal();
         RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
@@ -508,7 +517,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
         still_held = protocol.extend(lock_name, ttl);
         drop_previous();
     }
-    held = held_lock(lock_name);  // fetched again: the session may have been replaced
+    // Fetched again: the session may have been replaced.
+    held = held_lock(lock_name, Z_OBJ_HANDLE_P(ZEND_THIS));
     if (held && still_held) {
         start_renewal(*held, sent);
     } else if (held) {
@@ -529,7 +539,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL) {
                                     sizeof("lockName") - 1, 1, &rv);
     zval copy;
     ZVAL_COPY_DEREF(&copy, name);
-    do_assert_ttl(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy, min_ttl);
+    do_assert_ttl(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy, min_ttl, Z_OBJ_HANDLE_P(ZEND_THIS));
     zval_ptr_dtor(&copy);
     if (EG(exception)) RETURN_THROWS();
     RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));

@@ -104,13 +104,29 @@ void track(const std::string &name, long long fence, long long ttl) {
     s.held.push_back(std::move(lock));
 }
 
-HeldLock *held_lock(const std::string &name) {
+namespace {
+
+// See held_lock(). The live lock of a name listed twice is the newest entry, so a release by
+// name frees it first, and the lost one's own handle still finds the lost one.
+std::vector<HeldLock>::iterator find_held(RequestState &s, const std::string &name,
+                                          std::uint32_t handle) {
+    auto newest = s.held.end();
+    for (auto it = s.held.end(); it != s.held.begin();) {
+        --it;
+        if (it->name != name) continue;
+        if (handle != 0 && it->handle == handle) return it;
+        if (newest == s.held.end()) newest = it;
+    }
+    return newest;
+}
+
+}  // namespace
+
+HeldLock *held_lock(const std::string &name, std::uint32_t handle) {
     RequestState *s = request_state_if_any();
     if (!s || s->held_owner != nativelock::process::current_tag()) return nullptr;
-    for (auto it = s->held.rbegin(); it != s->held.rend(); ++it) {
-        if (it->name == name) return &*it;
-    }
-    return nullptr;
+    auto it = find_held(*s, name, handle);
+    return it == s->held.end() ? nullptr : &*it;
 }
 
 void start_renewal(HeldLock &lock, nativelock::renew::Instant since) {
@@ -126,27 +142,15 @@ void start_renewal(HeldLock &lock, nativelock::renew::Instant since) {
         std::chrono::seconds(lock.ttl), since);
 }
 
-long long held_fence(const std::string &name) {
-    RequestState *s = request_state_if_any();
-    if (!s || s->held_owner != nativelock::process::current_tag()) return -1;
-    for (auto it = s->held.rbegin(); it != s->held.rend(); ++it) {
-        if (it->name == name) return it->fence;
-    }
-    return -1;
+long long held_fence(const std::string &name, std::uint32_t handle) {
+    const HeldLock *lock = held_lock(name, handle);
+    return lock ? lock->fence : -1;
 }
 
-// Handles know only their name; a name can be listed twice when a lock lost with its session
-// was never released and the name was taken again. The newest entry is the one a release means
-// (held_lock() and held_by_an_earlier_session() judge it too): the live lock goes first, the
-// lost one's release then reports it lost.
-void untrack(const std::string &name) {
+void untrack(const std::string &name, std::uint32_t handle) {
     RequestState &s = st();
-    for (auto it = s.held.rbegin(); it != s.held.rend(); ++it) {
-        if (it->name == name) {
-            s.held.erase(std::next(it).base());
-            break;
-        }
-    }
+    auto it = find_held(s, name, handle);
+    if (it != s.held.end()) s.held.erase(it);
     if (s.held.empty()) forget_held();
 }
 
@@ -186,14 +190,12 @@ int release_all_held() {
 // Whether `name` was taken in this process on a native session that has since been replaced (a
 // KILL, a server restart): its lock died with that session. Connection ids are reused after a
 // restart, so only the session generation can tell.
-bool held_by_an_earlier_session(const std::string &name) {
+bool held_by_an_earlier_session(const std::string &name, std::uint32_t handle) {
     RequestState &s = st();
     if (s.held_via_pdo || !s.native || s.held_owner != nativelock::process::current_tag())
         return false;
-    for (auto it = s.held.rbegin(); it != s.held.rend(); ++it) {
-        if (it->name == name) return it->generation != s.native->generation();
-    }
-    return false;
+    auto it = find_held(s, name, handle);
+    return it != s.held.end() && it->generation != s.native->generation();
 }
 
 }  // namespace nativelock::php::sharedlock

@@ -157,6 +157,16 @@ void drop_inherited_pdo_of_ours() {
     // lock session's would run in the parent's session (a release there frees the parent's
     // lock), and freeing either would send QUIT there.
     if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_owner != here && s.pdo_opened_here) {
+        // Cut off before the session goes: freeing its prepared statements would otherwise
+        // send their close on the parent's connection (the parent's next use of them fails).
+        detach_inherited_pdo(Z_OBJ(s.pdo));
+        if (s.pdo_session && s.pdo_session->running()) {
+            // A signal handler forked inside one of the parent's statements, whose call is still
+            // on this stack: its session must outlive it (that call then fails in the child).
+            throw nativelock::Error(
+                "a signal handler forked during a SharedLock statement: the child cannot use "
+                "SharedLock before that handler returns");
+        }
         s.pdo_session.reset();
         drop_inherited(&s.pdo);
     }
@@ -214,12 +224,13 @@ void release_before_switch() {
             "on it (a PDO subclass, a signal handler)");
     if (!s.held.empty()) release_all_held();
     drop_inherited_pdo_of_ours();
-    s.pdo_session.reset();
     if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_owner != nativelock::process::current_tag()) {
         // Inherited across fork: PHP would close it (COM_QUIT on the parent's socket) whenever
-        // it is freed, at the latest at the child's end. Cut it off from that socket first.
+        // it is freed, at the latest at the child's end, and the session below would close its
+        // prepared statements there. Cut it off from that socket first.
         detach_inherited_pdo(Z_OBJ(s.pdo));
     }
+    s.pdo_session.reset();
     zval_ptr_dtor(&s.pdo);
     ZVAL_UNDEF(&s.pdo);
     zval_ptr_dtor(&s.side_pdo);

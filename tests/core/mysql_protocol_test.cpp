@@ -583,11 +583,20 @@ TEST_F(MysqlServer, HolderPastTtlIsKilled) {
     pb.lock(n, Deadline::after(10), 10);
     double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_LT(took, 5);
-    // Asked of the server, not of `pa` (whose TTL check would fail on b's row alone).
-    Result alive = b.execute("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?",
-                             {Param::integer(holder)}, true, false);
-    ASSERT_TRUE(alive.value);
-    EXPECT_EQ(*alive.value, "0") << "the hung holder's session was killed";
+    // Asked of the server, not of `pa` (whose TTL check would fail on b's row alone). KILL is
+    // asynchronous: a killed session frees its GET_LOCK before it leaves the process list.
+    std::string alive;
+    for (int i = 0; i < 100; ++i) {
+        Result r = b.execute(
+            "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ? AND "
+            "COMMAND <> 'Killed'",
+            {Param::integer(holder)}, true, false);
+        ASSERT_TRUE(r.value);
+        alive = *r.value;
+        if (alive == "0") break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_EQ(alive, "0") << "the hung holder's session was killed";
     EXPECT_FALSE(pa.has_remaining_ttl(n, 0));
     EXPECT_TRUE(pb.unlock(n));
 }

@@ -4,7 +4,8 @@ SharedLock (PDO driver): a forked child's release(), unlock() and lock() never r
 The child inherits the lock session's PDO, which shares the parent's connection: a release run
 on it would delete the parent's row and free the parent's GET_LOCK (two holders once a third
 process takes it). With sharedlock_driver=pdo the child opens a PDO of its own for its next
-statement; with setConnection() (the application's PDO, which the extension cannot replace)
+statement (the inherited one cut off first, so that closing its prepared statements sends
+nothing); with setConnection() (the application's PDO, which the extension cannot replace)
 the child's calls are refused (the package's exception, its previous one says why). Either way the parent still holds.
 --EXTENSIONS--
 pdo
@@ -27,6 +28,9 @@ foreach (['sharedlock_driver=pdo', 'setConnection()'] as $mode) {
         sl_configure();
     }
     $name = sl_name();
+    // The statements a lock and a release need are prepared (server-side) and kept now: a
+    // child that closed them on the shared connection would break the parent's next use.
+    SharedLock::lock($name, 0, 600)->release();
     $h = SharedLock::lock($name, 0, 600);
     $pipe = tmpfile();
     $pid = pcntl_fork();
@@ -55,6 +59,8 @@ foreach (['sharedlock_driver=pdo', 'setConnection()'] as $mode) {
         $row && $row['used'] ? 'held' : 'free', "\n";
     $h->release();
     echo '  the parent releases: ', sl_is_free($side, $name) ? 'free' : 'still held', "\n";
+    SharedLock::lock($name, 0, 600)->release();
+    echo "  and locks and releases again\n";
     unset($pdo);
 }
 ?>
@@ -65,9 +71,11 @@ sharedlock_driver=pdo, in the child:
   lock(): SharedLockTimeoutException
   afterwards the parent's row stands, its GET_LOCK is held
   the parent releases: free
+  and locks and releases again
 setConnection(), in the child:
   $h->release(): SharedLockReleaseException (the parent's PDO)
   unlock(): SharedLockReleaseException (the parent's PDO)
   lock(): SharedLockAcquireException (the parent's PDO)
   afterwards the parent's row stands, its GET_LOCK is held
   the parent releases: free
+  and locks and releases again

@@ -1,10 +1,13 @@
 --TEST--
-SharedLock (native driver): a name taken again after a lost, never released handle is released by the next release(), which frees it
+SharedLock (native driver): a name taken again after a lost, never released handle: each handle releases its own lock, in either order
 --DESCRIPTION--
-Handles know only their name. After the first lock of a name was lost with its session (here:
-KILLed) and never released, the name is taken again on the new session. The next release is
-the live lock's: it frees the lock (until 2026-11-27 it judged the old entry, reported the live
-lock lost and left it held until its TTL); a second release then reports the lost one.
+After the first lock of a name was lost with its session (here: KILLed) and never released, the
+name is taken again on the new session. Each handle is matched to its own acquisition: the live
+one's release frees the lock, the lost one's reports it lost and leaves the live lock alone
+(also its assertTTL(), which the new holder's row would otherwise pass); the static unlock()
+of the name means the live lock. Until 2026-11-27 the first release of either handle judged
+the lost entry (the live lock was reported lost and left held until its TTL); a first fix that
+judged the newest entry let the lost handle's release free the live lock.
 --EXTENSIONS--
 pdo
 mysqlnd
@@ -20,36 +23,59 @@ use ItsMieger\MySqlSharedLocks\Exception as E;
 ini_set('nativelock.sharedlock_driver', 'native');
 sl_configure();
 $side = sl_pdo();
-$name = sl_name();
-$h1 = SharedLock::lock($name, 0, 600);
-$holder = $side->query('SELECT IS_USED_LOCK(' . $side->quote($name) . ')')->fetchColumn();
-$side->exec("KILL $holder");
-usleep(200000);
-try {
-    $h1->assertTTL();
-    echo "first handle: still held?\n";
-} catch (E\SharedLockRemainingTTLException $e) {
-    echo "first handle: lost\n";
+$try = function (string $what, callable $f) {
+    try {
+        $f();
+        echo "$what: ok\n";
+    } catch (E\SharedLockException $e) {
+        echo "$what: ", (new ReflectionClass($e))->getShortName(), "\n";
+    }
+};
+function lose(PDO $side, string $name): void
+{
+    $side->exec('KILL ' . $side->query('SELECT IS_USED_LOCK(' . $side->quote($name) . ')')->fetchColumn());
+    usleep(200000);
 }
-$h2 = SharedLock::lock($name, 5, 600);
-echo 'taken again: ', sl_is_free($side, $name) ? 'free?' : 'held', "\n";
-try {
-    $h2->release();
-    echo 'second handle released: ', sl_is_free($side, $name) ? 'free' : 'still held', "\n";
-} catch (E\SharedLockReleaseException $e) {
-    echo 'second handle: release failed, the lock is ', sl_is_free($side, $name) ? 'free' : 'still held', "\n";
+foreach (['the live handle first', 'the lost handle first', 'the static unlock() first'] as $order) {
+    echo "-- $order\n";
+    $name = sl_name();
+    $h1 = SharedLock::lock($name, 0, 600);
+    lose($side, $name);
+    $h2 = SharedLock::lock($name, 5, 600);
+    $try('lost handle assertTTL()', fn() => $h1->assertTTL());
+    $try('live handle assertTTL()', fn() => $h2->assertTTL());
+    $first = match ($order) {
+        'the live handle first' => ['live handle release()', fn() => $h2->release()],
+        'the lost handle first' => ['lost handle release()', fn() => $h1->release()],
+        'the static unlock() first' => ['SharedLock::unlock()', fn() => SharedLock::unlock($name)],
+    };
+    $try($first[0], $first[1]);
+    echo '  the lock is now ', sl_is_free($side, $name) ? 'free' : 'held', "\n";
+    $rest = $order === 'the lost handle first' ? ['live handle release()', fn() => $h2->release()]
+        : ['lost handle release()', fn() => $h1->release()];
+    $try($rest[0], $rest[1]);
+    echo '  afterwards: ', sl_is_free($side, $name) ? 'free' : 'held', "\n";
 }
-try {
-    $h1->release();
-    echo "first handle released?\n";
-} catch (E\SharedLockReleaseException $e) {
-    echo "first handle: release reports it lost\n";
-}
-echo 'afterwards: ', sl_is_free($side, $name) ? 'free' : 'held', "\n";
 ?>
 --EXPECT--
-first handle: lost
-taken again: held
-second handle released: free
-first handle: release reports it lost
-afterwards: free
+-- the live handle first
+lost handle assertTTL(): SharedLockRemainingTTLException
+live handle assertTTL(): ok
+live handle release(): ok
+  the lock is now free
+lost handle release(): SharedLockReleaseException
+  afterwards: free
+-- the lost handle first
+lost handle assertTTL(): SharedLockRemainingTTLException
+live handle assertTTL(): ok
+lost handle release(): SharedLockReleaseException
+  the lock is now held
+live handle release(): ok
+  afterwards: free
+-- the static unlock() first
+lost handle assertTTL(): SharedLockRemainingTTLException
+live handle assertTTL(): ok
+SharedLock::unlock(): ok
+  the lock is now free
+lost handle release(): SharedLockReleaseException
+  afterwards: free
