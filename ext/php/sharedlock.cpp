@@ -237,6 +237,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
     auto stop_waiting = [] {
         return nativelock::php::interrupt_pending() || has_deferred_throwable();
     };
+    std::uint64_t acquisition = 0;
     for (;;) {
         bool interrupted = false;
         {
@@ -261,7 +262,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                     }
                     if (failure) give_back_then_rethrow(protocol, lock_name, failure);
                 }
-                track(lock_name, fence, ttl_whole);
+                acquisition = track(lock_name, fence, ttl_whole);
                 if (NATIVELOCK_G(auto_renew)) {
                     std::exception_ptr failure;
                     try {
@@ -284,7 +285,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                                 "Lock was taken over by another session as "
                                 "soon as it was granted");
                         }
-                        start_renewal(*held_lock(lock_name), since);
+                        start_renewal(*held_lock(lock_name, acquisition), since);
                     } catch (const PhpBailout &) {
                         throw;
                     } catch (...) {
@@ -292,14 +293,14 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
                     }
                     if (failure) {
                         // No renewer thread: the lock is given back, not held unrenewed.
-                        untrack(lock_name);
+                        untrack(lock_name, acquisition);
                         give_back_then_rethrow(protocol, lock_name, failure);
                     }
                 }
                 // A handler threw after the lock was taken: the caller never gets the handle,
                 // so the lock goes back, as if the wait had ended just before.
                 if (has_deferred_throwable()) {
-                    untrack(lock_name);
+                    untrack(lock_name, acquisition);
                     try {
                         protocol.unlock(lock_name);
                     } catch (const PhpBailout &) {
@@ -318,25 +319,27 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         NL_RUN_PENDING_INTERRUPTS_OR_RETURN()
     }
     object_init_ex(return_value, ce_handle);
-    // The entry just tracked is the newest of the name: it belongs to this handle.
-    if (HeldLock *held = held_lock(lock_name)) held->handle = Z_OBJ_HANDLE_P(return_value);
+    set_handle_acquisition(Z_OBJ_P(return_value), acquisition);
     zend_update_property(ce_handle, Z_OBJ_P(return_value), "lockName", sizeof("lockName") - 1,
                          name);
 }
 
 namespace {
 
-// `handle`: the SharedLockHandle's object handle (0 for the static calls).
-void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name, std::uint32_t handle = 0) {
+// `acquisition`: the SharedLockHandle's (handle_acquisition()), 0 for the static calls.
+void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name, std::uint64_t acquisition = 0) {
     (void)execute_data;
     std::string lock_name = str_of(name);
     bool released = false;
-    HeldLock *held = held_lock(lock_name, handle);
+    HeldLock *held = held_lock(lock_name, acquisition);
     const bool renewal_lost = held && held->renewal_lost();
+    // A handle from lock() whose acquisition is no longer listed (released, or released by
+    // request state being reset) holds nothing: a later lock of the name is not its to free.
+    const bool stale_handle = acquisition != 0 && !held;
     NL_TRY
     core::Protocol protocol(session(), quote_style());
-    bool lost = held_by_an_earlier_session(lock_name, handle);
-    untrack(lock_name, handle);
+    bool lost = stale_handle || held_by_an_earlier_session(lock_name, acquisition);
+    if (!stale_handle) untrack(lock_name, acquisition);
     if (!lost) released = protocol.unlock(lock_name);
     drop_previous();
     NL_CATCH_WITH(throw_sharedlock_error, Op::Unlock, name, nullptr)
@@ -352,7 +355,7 @@ void do_unlock(INTERNAL_FUNCTION_PARAMETERS, zval *name, std::uint32_t handle = 
 }
 
 void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl,
-                   std::uint32_t handle = 0) {
+                   std::uint64_t acquisition = 0) {
     (void)execute_data;
     std::string lock_name = str_of(name);
     double min = 1;
@@ -369,17 +372,19 @@ void do_assert_ttl(INTERNAL_FUNCTION_PARAMETERS, zval *name, zval *min_ttl,
         RETURN_THROWS();
     }
     bool ok = false;
-    HeldLock *held = held_lock(lock_name, handle);
-    if (held && held->renewal_lost()) {
-        // Auto-renewal found it expired or taken: known without a round trip.
+    HeldLock *held = held_lock(lock_name, acquisition);
+    if ((held && held->renewal_lost()) || (acquisition != 0 && !held)) {
+        // Auto-renewal found it expired or taken, or the handle's acquisition is no longer held:
+        // known without a round trip.
         throw_lock_exception(ce_remaining_ttl, name, min_ttl, "", nullptr);
         RETURN_THROWS();
     }
     NL_TRY
     // Lost with the session it was taken on: the row the server would find may be a later
     // acquisition's of the same name, on the session that replaced it.
-    if (!held_by_an_earlier_session(lock_name, handle)) {
-        core::Protocol protocol(session(), quote_style());
+    core::Session &now = session();  // may replace a session that was lost
+    if (!held_by_an_earlier_session(lock_name, acquisition)) {
+        core::Protocol protocol(now, quote_style());
         ok = protocol.has_remaining_ttl(lock_name, core::ttl_seconds(min));
         drop_previous();
     }
@@ -444,7 +449,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, release) {
                                     sizeof("lockName") - 1, 1, &rv);
     zval copy;
     ZVAL_COPY_DEREF(&copy, name);
-    do_unlock(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy, Z_OBJ_HANDLE_P(ZEND_THIS));
+    do_unlock(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy, handle_acquisition(Z_OBJ_P(ZEND_THIS)));
     zval_ptr_dtor(&copy);
     if (EG(exception)) RETURN_THROWS();
     RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
@@ -460,7 +465,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, getFencingToken) {
     long long fence = -1;
     if (Z_TYPE(copy) == IS_STRING) {
         NL_TRY
-        fence = held_fence(std::string(Z_STRVAL(copy), Z_STRLEN(copy)), Z_OBJ_HANDLE_P(ZEND_THIS));
+        fence = held_fence(std::string(Z_STRVAL(copy), Z_STRLEN(copy)),
+                           handle_acquisition(Z_OBJ_P(ZEND_THIS)));
         NL_CATCH_WITH(throw_sharedlock_error, Op::Other, &copy, nullptr)
     }
     if (fence <= 0) {
@@ -487,10 +493,10 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
     zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName",
                                     sizeof("lockName") - 1, 1, &rv);
     ZVAL_DEREF(name);
-    HeldLock *held =
-        Z_TYPE_P(name) == IS_STRING
-            ? held_lock(std::string(Z_STRVAL_P(name), Z_STRLEN_P(name)), Z_OBJ_HANDLE_P(ZEND_THIS))
-            : nullptr;
+    HeldLock *held = Z_TYPE_P(name) == IS_STRING
+                         ? held_lock(std::string(Z_STRVAL_P(name), Z_STRLEN_P(name)),
+                                     handle_acquisition(Z_OBJ_P(ZEND_THIS)))
+                         : nullptr;
     if (!enabled) {
         if (held) held->stop_renewal();
         RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
@@ -510,15 +516,20 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
     // it is still ours), so the lease starts from a known expiry.
     const std::string lock_name = held->name;
     const long long ttl = held->ttl;
+    const std::uint64_t acquisition = handle_acquisition(Z_OBJ_P(ZEND_THIS));
     bool still_held = true;
     const auto sent = nativelock::renew::Instant::now();
-    if (ttl >= 1 && ttl < core::kMaxTtlSeconds) {
-        core::Protocol protocol(session(), quote_style());
+    core::Session &now = session();  // may replace a session that was lost
+    if (held_by_an_earlier_session(lock_name, acquisition)) {
+        // Lost with its session: the row of the name on this one is a later acquisition's.
+        still_held = false;
+    } else if (ttl >= 1 && ttl < core::kMaxTtlSeconds) {
+        core::Protocol protocol(now, quote_style());
         still_held = protocol.extend(lock_name, ttl);
         drop_previous();
     }
     // Fetched again: the session may have been replaced.
-    held = held_lock(lock_name, Z_OBJ_HANDLE_P(ZEND_THIS));
+    held = held_lock(lock_name, acquisition);
     if (held && still_held) {
         start_renewal(*held, sent);
     } else if (held) {
@@ -539,7 +550,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, assertTTL) {
                                     sizeof("lockName") - 1, 1, &rv);
     zval copy;
     ZVAL_COPY_DEREF(&copy, name);
-    do_assert_ttl(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy, min_ttl, Z_OBJ_HANDLE_P(ZEND_THIS));
+    do_assert_ttl(INTERNAL_FUNCTION_PARAM_PASSTHRU, &copy, min_ttl,
+                  handle_acquisition(Z_OBJ_P(ZEND_THIS)));
     zval_ptr_dtor(&copy);
     if (EG(exception)) RETURN_THROWS();
     RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
@@ -568,5 +580,6 @@ void nativelock_sharedlock_minit(int) {
                                      sizeof("configureconnection") - 1)),
                                  3, ZSTR_KNOWN(ZEND_STR_SENSITIVEPARAMETER), 0);
     ce_handle = register_class_ItsMieger_MySqlSharedLocks_SharedLockHandle();
+    minit_handle_objects();
     zend_register_class_alias("SharedLock", ce_shared_lock);
 }

@@ -5,6 +5,8 @@
 #include "config.h"
 #endif
 
+#include <atomic>
+
 #include "sharedlock_shim.h"
 
 extern "C" {
@@ -81,7 +83,7 @@ void release_at_request_end(RegistryEntry *) noexcept {
     }
 }
 
-void track(const std::string &name, long long fence, long long ttl) {
+std::uint64_t track(const std::string &name, long long fence, long long ttl) {
     RequestState &s = st();
     // A forked child inherits its parent's list: those locks are the parent's (never released
     // here), and the child's own must be filed under the child to be released at its end.
@@ -96,36 +98,37 @@ void track(const std::string &name, long long fence, long long ttl) {
         // on a PDO through its driver, which the request state keeps alive until then.
         nativelock::php::registry_add(&s.entry);
     }
+    static std::atomic<std::uint64_t> acquisitions{0};
     HeldLock lock;
     lock.name = name;
+    lock.acquisition = ++acquisitions;
     lock.generation = via_pdo ? 0 : s.native->generation();
     lock.fence = fence;
     lock.ttl = ttl;
+    const std::uint64_t id = lock.acquisition;
     s.held.push_back(std::move(lock));
+    return id;
 }
 
 namespace {
 
 // See held_lock(). The live lock of a name listed twice is the newest entry, so a release by
-// name frees it first, and the lost one's own handle still finds the lost one.
+// name frees it first.
 std::vector<HeldLock>::iterator find_held(RequestState &s, const std::string &name,
-                                          std::uint32_t handle) {
-    auto newest = s.held.end();
+                                          std::uint64_t acquisition) {
     for (auto it = s.held.end(); it != s.held.begin();) {
         --it;
-        if (it->name != name) continue;
-        if (handle != 0 && it->handle == handle) return it;
-        if (newest == s.held.end()) newest = it;
+        if (it->name == name && (acquisition == 0 || it->acquisition == acquisition)) return it;
     }
-    return newest;
+    return s.held.end();
 }
 
 }  // namespace
 
-HeldLock *held_lock(const std::string &name, std::uint32_t handle) {
+HeldLock *held_lock(const std::string &name, std::uint64_t acquisition) {
     RequestState *s = request_state_if_any();
     if (!s || s->held_owner != nativelock::process::current_tag()) return nullptr;
-    auto it = find_held(*s, name, handle);
+    auto it = find_held(*s, name, acquisition);
     return it == s->held.end() ? nullptr : &*it;
 }
 
@@ -142,14 +145,14 @@ void start_renewal(HeldLock &lock, nativelock::renew::Instant since) {
         std::chrono::seconds(lock.ttl), since);
 }
 
-long long held_fence(const std::string &name, std::uint32_t handle) {
-    const HeldLock *lock = held_lock(name, handle);
+long long held_fence(const std::string &name, std::uint64_t acquisition) {
+    const HeldLock *lock = held_lock(name, acquisition);
     return lock ? lock->fence : -1;
 }
 
-void untrack(const std::string &name, std::uint32_t handle) {
+void untrack(const std::string &name, std::uint64_t acquisition) {
     RequestState &s = st();
-    auto it = find_held(s, name, handle);
+    auto it = find_held(s, name, acquisition);
     if (it != s.held.end()) s.held.erase(it);
     if (s.held.empty()) forget_held();
 }
@@ -190,11 +193,11 @@ int release_all_held() {
 // Whether `name` was taken in this process on a native session that has since been replaced (a
 // KILL, a server restart): its lock died with that session. Connection ids are reused after a
 // restart, so only the session generation can tell.
-bool held_by_an_earlier_session(const std::string &name, std::uint32_t handle) {
+bool held_by_an_earlier_session(const std::string &name, std::uint64_t acquisition) {
     RequestState &s = st();
     if (s.held_via_pdo || !s.native || s.held_owner != nativelock::process::current_tag())
         return false;
-    auto it = find_held(s, name, handle);
+    auto it = find_held(s, name, acquisition);
     return it != s.held.end() && it->generation != s.native->generation();
 }
 

@@ -32,6 +32,12 @@ using nativelock::php::RegistryEntry;
 
 extern zend_class_entry *ce_shared_lock;
 extern zend_class_entry *ce_handle;
+
+// sharedlock_handle.cpp: SharedLockHandle objects carry the id of the acquisition lock() made
+// them for (0 for one made with `new`; a clone keeps it).
+void minit_handle_objects();
+std::uint64_t handle_acquisition(zend_object *handle);
+void set_handle_acquisition(zend_object *handle, std::uint64_t acquisition);
 extern zend_class_entry *ce_exception;
 extern zend_class_entry *ce_acquire;
 extern zend_class_entry *ce_timeout;
@@ -55,10 +61,10 @@ struct Pool {
 // a lock of an older generation died with its session and is not released again.
 struct HeldLock {
     std::string name;
-    // The object handle of the SharedLockHandle that lock() returned for it (0 until then):
-    // handles know only their name, and a name can be listed twice (a lock lost with its
-    // session, never released, and the name taken again).
-    std::uint32_t handle = 0;
+    // The acquisition's id, which the SharedLockHandle that lock() returned for it carries too:
+    // a name can be listed twice (a lock lost with its session, never released, and the name
+    // taken again), and each handle must find its own.
+    std::uint64_t acquisition = 0;
     std::uint64_t generation = 0;
     // The acquisition's fencing token (nativelock.fencing on), else 0.
     long long fence = 0;
@@ -150,26 +156,27 @@ void open_pdo(zval *out);
 void release_before_switch();
 
 // sharedlock_held.cpp
-void track(const std::string &name, long long fence = 0, long long ttl = 0);
-// The lock of `name` this process holds in this request, or nullptr. With a handle (its object
-// handle): that handle's own entry if it has one; otherwise, as for the static calls, the newest
-// entry of the name (the package's by-name semantics: a handle made with `new`, or one whose
-// lock was released already).
-HeldLock *held_lock(const std::string &name, std::uint32_t handle = 0);
+// Returns the acquisition's id (never 0).
+std::uint64_t track(const std::string &name, long long fence = 0, long long ttl = 0);
+// The lock of `name` this process holds in this request, or nullptr. `acquisition` (a handle's,
+// see handle_acquisition()): that acquisition's entry only, so a handle whose lock was released
+// or lost never reaches a later lock of the name. 0 (the static calls, a handle made with
+// `new`): the newest entry of the name, the package's by-name semantics.
+HeldLock *held_lock(const std::string &name, std::uint64_t acquisition = 0);
 // Starts auto-renewal of a lock held on the native session, whose row was given its TTL at
 // `since` (no-op on a PDO, for a lock without expiry, or one already renewed). Throws if the
 // thread cannot be started.
 void start_renewal(HeldLock &lock, nativelock::renew::Instant since);
-// Forgets the entry held_lock(name, handle) finds.
-void untrack(const std::string &name, std::uint32_t handle = 0);
+// Forgets the entry held_lock(name, acquisition) finds.
+void untrack(const std::string &name, std::uint64_t acquisition = 0);
 // The fencing token of `name` as this process holds it in this request: -1 if it does not hold
 // it, 0 if it was taken without a token.
-long long held_fence(const std::string &name, std::uint32_t handle = 0);
+long long held_fence(const std::string &name, std::uint64_t acquisition = 0);
 void forget_held();
 int release_all_held();
-// Whether the entry held_lock(name, handle) finds was taken on a native session that has since
-// been replaced: that lock died with its session.
-bool held_by_an_earlier_session(const std::string &name, std::uint32_t handle = 0);
+// Whether the entry held_lock(name, acquisition) finds was taken on a native session that has
+// since been replaced: that lock died with its session.
+bool held_by_an_earlier_session(const std::string &name, std::uint64_t acquisition = 0);
 void release_at_request_end(RegistryEntry *) noexcept;
 
 // sharedlock_exceptions.cpp: the package's exception for a core error at an entry point,

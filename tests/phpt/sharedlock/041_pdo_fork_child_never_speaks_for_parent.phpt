@@ -47,6 +47,15 @@ foreach (['sharedlock_driver=pdo', 'setConnection()'] as $mode) {
                         ? ' (the parent\'s PDO)' : '');
             }
         }
+        // A switch to a PDO of its own: the inherited one is cut off before its session (and
+        // with it the statements the parent prepared) is let go.
+        try {
+            SharedLock::setConnection(sl_pdo());
+            SharedLock::lock(sl_name(), 0, 600)->release();
+            $out[] = 'then on a PDO of its own: lock() and release() work';
+        } catch (Throwable $e) {
+            $out[] = 'then on a PDO of its own: ' . get_class($e) . ': ' . $e->getMessage();
+        }
         fwrite($pipe, implode("\n", $out));
         exit(0);
     }
@@ -69,6 +78,7 @@ sharedlock_driver=pdo, in the child:
   $h->release(): SharedLockReleaseException
   unlock(): SharedLockReleaseException
   lock(): SharedLockTimeoutException
+  then on a PDO of its own: lock() and release() work
   afterwards the parent's row stands, its GET_LOCK is held
   the parent releases: free
   and locks and releases again
@@ -76,6 +86,7 @@ setConnection(), in the child:
   $h->release(): SharedLockReleaseException (the parent's PDO)
   unlock(): SharedLockReleaseException (the parent's PDO)
   lock(): SharedLockAcquireException (the parent's PDO)
+  then on a PDO of its own: lock() and release() work
   afterwards the parent's row stands, its GET_LOCK is held
   the parent releases: free
   and locks and releases again

@@ -27,8 +27,8 @@ function hold_for(string $name, float $seconds) {
     nl_read_line($pipes[1]);
     return $p;
 }
-$holder = hold_for($name, 1.0);
-$otherHolder = hold_for($other, 3.0);
+$holder = hold_for($name, 2.0);
+$otherHolder = hold_for($other, 4.0);
 [$code, $out, $err] = nl_run('require ' . var_export(__DIR__ . '/sharedlock.inc', true) . ';
     use ItsMieger\MySqlSharedLocks\SharedLock;
     ini_set("nativelock.sharedlock_driver", "pdo"); sl_configure();
