@@ -511,31 +511,41 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
         RETURN_THROWS();
     }
     if (held->lease.active() || held->renewal_lost()) RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+    bool lost_with_session = false;
     NL_TRY
     // Held for a while already: its row is given its TTL again now (which also says whether
     // it is still ours), so the lease starts from a known expiry.
     const std::string lock_name = held->name;
     const long long ttl = held->ttl;
     const std::uint64_t acquisition = handle_acquisition(Z_OBJ_P(ZEND_THIS));
+    const bool renewable = ttl >= 1 && ttl < core::kMaxTtlSeconds;
     bool still_held = true;
     const auto sent = nativelock::renew::Instant::now();
-    core::Session &now = session();  // may replace a session that was lost
+    // The session first: it may replace one that was lost, which the check below then sees.
+    core::Session *now = renewable ? &session() : nullptr;
     if (held_by_an_earlier_session(lock_name, acquisition)) {
-        // Lost with its session: the row of the name on this one is a later acquisition's.
-        still_held = false;
-    } else if (ttl >= 1 && ttl < core::kMaxTtlSeconds) {
-        core::Protocol protocol(now, quote_style());
+        // The row of the name on this session is a later acquisition's, not to be extended.
+        lost_with_session = true;
+    } else if (renewable) {
+        core::Protocol protocol(*now, quote_style());
         still_held = protocol.extend(lock_name, ttl);
         drop_previous();
     }
-    // Fetched again: the session may have been replaced.
-    held = held_lock(lock_name, acquisition);
-    if (held && still_held) {
-        start_renewal(*held, sent);
-    } else if (held) {
-        held->lease_lost = true;  // expired or taken: unlock() says so
+    if (!lost_with_session) {
+        held = held_lock(lock_name, acquisition);  // again: user code may have run meanwhile
+        if (held && still_held) {
+            start_renewal(*held, sent);
+        } else if (held) {
+            held->lease_lost = true;  // expired or taken: unlock() says so
+        }
     }
     NL_CATCH_WITH(throw_sharedlock_error, Op::Other, name, nullptr)
+    if (lost_with_session) {
+        throw_lock_exception(ce_exception, name, nullptr,
+                             "Lock was lost with the session it was taken on: nothing to renew",
+                             nullptr);
+        RETURN_THROWS();
+    }
     RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 

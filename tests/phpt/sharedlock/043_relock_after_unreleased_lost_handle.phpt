@@ -74,6 +74,11 @@ $c2 = clone $h2;
 $try('a clone of the live handle assertTTL()', fn() => $c2->assertTTL());
 $try('live handle release()', fn() => $h2->release());
 echo '  afterwards: ', sl_is_free($side, $name) ? 'free' : 'held', "\n";
+echo "-- a handle made with new, by name as in the package\n";
+$name = sl_name();
+SharedLock::lock($name, 0, 600);
+$try('new SharedLockHandle($name)->release()', fn() => (new ItsMieger\MySqlSharedLocks\SharedLockHandle($name))->release());
+echo '  afterwards: ', sl_is_free($side, $name) ? 'free' : 'held', "\n";
 ?>
 --EXPECT--
 -- the live handle first
@@ -98,7 +103,7 @@ SharedLock::unlock(): ok
 lost handle release(): SharedLockReleaseException
   afterwards: free
 -- the lost handle renewed, released twice, cloned
-lost handle setAutoRenew(): ok
+lost handle setAutoRenew(): SharedLockException
   the live lock's row keeps its TTL: 30
 lost handle release(): SharedLockReleaseException
 lost handle release() again: SharedLockReleaseException
@@ -107,4 +112,7 @@ its clone assertTTL(): SharedLockRemainingTTLException
   the lock is now held
 a clone of the live handle assertTTL(): ok
 live handle release(): ok
+  afterwards: free
+-- a handle made with new, by name as in the package
+new SharedLockHandle($name)->release(): ok
   afterwards: free

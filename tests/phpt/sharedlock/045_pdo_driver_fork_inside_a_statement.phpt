@@ -21,7 +21,7 @@ require __DIR__ . '/sharedlock.inc';
 $name = sl_name();
 $p = nl_spawn(sl_configure_code() . '
     ItsMieger\MySqlSharedLocks\SharedLock::lock(' . var_export($name, true) . ', 0, 30);
-    echo "held\n"; usleep(1500000);', [], $pipes);
+    echo "held\n"; usleep(3500000);', [], $pipes);
 nl_read_line($pipes[1]);
 [$code, $out, $err] = nl_run('require ' . var_export(__DIR__ . '/sharedlock.inc', true) . ';
     use ItsMieger\MySqlSharedLocks\SharedLock;
@@ -52,7 +52,7 @@ nl_read_line($pipes[1]);
         fwrite($report, implode("\n", $lines) . "\n");
         posix_kill(getmypid(), SIGKILL);  // ends without running anything more of the parent
     });
-    pcntl_alarm(1);  // fires while lock() waits (the holder keeps it 1.5 s)
+    pcntl_alarm(1);  // fires while lock() waits (the holder keeps it 3.5 s)
     $h = SharedLock::lock($name, 10, 30);
     rewind($report);
     echo stream_get_contents($report);
