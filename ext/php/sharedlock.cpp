@@ -493,9 +493,9 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
     zval *name = zend_read_property(ce_handle, Z_OBJ_P(ZEND_THIS), "lockName",
                                     sizeof("lockName") - 1, 1, &rv);
     ZVAL_DEREF(name);
+    const std::uint64_t acquisition = handle_acquisition(Z_OBJ_P(ZEND_THIS));
     HeldLock *held = Z_TYPE_P(name) == IS_STRING
-                         ? held_lock(std::string(Z_STRVAL_P(name), Z_STRLEN_P(name)),
-                                     handle_acquisition(Z_OBJ_P(ZEND_THIS)))
+                         ? held_lock(std::string(Z_STRVAL_P(name), Z_STRLEN_P(name)), acquisition)
                          : nullptr;
     if (!enabled) {
         if (held) held->stop_renewal();
@@ -517,7 +517,6 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
     // it is still ours), so the lease starts from a known expiry.
     const std::string lock_name = held->name;
     const long long ttl = held->ttl;
-    const std::uint64_t acquisition = handle_acquisition(Z_OBJ_P(ZEND_THIS));
     const bool renewable = ttl >= 1 && ttl < core::kMaxTtlSeconds;
     bool still_held = true;
     const auto sent = nativelock::renew::Instant::now();

@@ -101,11 +101,11 @@ std::uint64_t track(const std::string &name, long long fence, long long ttl) {
     static std::atomic<std::uint64_t> acquisitions{0};
     HeldLock lock;
     lock.name = name;
-    lock.acquisition = ++acquisitions;
+    const std::uint64_t id = ++acquisitions;
+    lock.acquisition = id;
     lock.generation = via_pdo ? 0 : s.native->generation();
     lock.fence = fence;
     lock.ttl = ttl;
-    const std::uint64_t id = lock.acquisition;
     s.held.push_back(std::move(lock));
     return id;
 }

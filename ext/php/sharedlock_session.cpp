@@ -139,13 +139,19 @@ void open_pdo(zval *out) {
 
 namespace {
 
-// Cuts an inherited PDO of ours off from the parent's connection and frees it.
-void drop_inherited(zval *pdo) {
-    detach_inherited_pdo(Z_OBJ_P(pdo));
+// Frees a PDO of ours (open_pdo(): a plain PDO, no user code runs), already cut off.
+void free_detached(zval *pdo) {
     zval inherited;
     ZVAL_COPY_VALUE(&inherited, pdo);
     ZVAL_UNDEF(pdo);
-    zval_ptr_dtor(&inherited);  // a plain PDO (open_pdo()): no user code runs
+    zval_ptr_dtor(&inherited);
+}
+
+// A PDO another process opened shares that process's connection: freeing it would send QUIT
+// there, and closing its prepared statements their close. Cut off from the socket first.
+void detach_if_inherited(zval *pdo, const nativelock::process::Tag &owner) {
+    if (Z_TYPE_P(pdo) == IS_OBJECT && owner != nativelock::process::current_tag())
+        detach_inherited_pdo(Z_OBJ_P(pdo));
 }
 
 }  // namespace
@@ -168,9 +174,12 @@ void drop_inherited_pdo_of_ours() {
                 "SharedLock before that handler returns");
         }
         s.pdo_session.reset();
-        drop_inherited(&s.pdo);
+        free_detached(&s.pdo);
     }
-    if (Z_TYPE(s.side_pdo) == IS_OBJECT && s.side_pdo_owner != here) drop_inherited(&s.side_pdo);
+    if (Z_TYPE(s.side_pdo) == IS_OBJECT && s.side_pdo_owner != here) {
+        detach_inherited_pdo(Z_OBJ(s.side_pdo));
+        free_detached(&s.side_pdo);
+    }
 }
 
 core::Session &session() {
@@ -224,12 +233,7 @@ void release_before_switch() {
             "on it (a PDO subclass, a signal handler)");
     if (!s.held.empty()) release_all_held();
     drop_inherited_pdo_of_ours();
-    if (Z_TYPE(s.pdo) == IS_OBJECT && s.pdo_owner != nativelock::process::current_tag()) {
-        // Inherited across fork: PHP would close it (COM_QUIT on the parent's socket) whenever
-        // it is freed, at the latest at the child's end, and the session below would close its
-        // prepared statements there. Cut it off from that socket first.
-        detach_inherited_pdo(Z_OBJ(s.pdo));
-    }
+    detach_if_inherited(&s.pdo, s.pdo_owner);  // the application's, before its session goes
     s.pdo_session.reset();
     zval_ptr_dtor(&s.pdo);
     ZVAL_UNDEF(&s.pdo);
@@ -248,12 +252,8 @@ void nativelock_sharedlock_rshutdown() {
     if (RequestState *state = request_state_if_any()) {
         if (!state->held.empty()) release_at_request_end(&state->entry);
         nativelock::php::registry_remove(&state->entry);
-        if (Z_TYPE(state->pdo) == IS_OBJECT &&
-            state->pdo_owner != nativelock::process::current_tag())
-            detach_inherited_pdo(Z_OBJ(state->pdo));
-        if (Z_TYPE(state->side_pdo) == IS_OBJECT &&
-            state->side_pdo_owner != nativelock::process::current_tag())
-            detach_inherited_pdo(Z_OBJ(state->side_pdo));
+        detach_if_inherited(&state->pdo, state->pdo_owner);
+        detach_if_inherited(&state->side_pdo, state->side_pdo_owner);
         delete state;
         NATIVELOCK_G(sharedlock_state) = nullptr;
     }

@@ -3,6 +3,7 @@
 //   sharedlock_session.cpp     request state, the pool of native sessions, which session a
 //                              statement runs on (native or PDO), module hooks
 //   sharedlock_held.cpp        locks held by this request and their release at request end
+//   sharedlock_handle.cpp      SharedLockHandle objects and the acquisition each stands for
 //   sharedlock_exceptions.cpp  the package's exception classes and the mapping of core errors
 //   sharedlock_pdo_session.cpp the Session that runs statements through a PDO (pdo_session.h)
 #pragma once
@@ -32,12 +33,6 @@ using nativelock::php::RegistryEntry;
 
 extern zend_class_entry *ce_shared_lock;
 extern zend_class_entry *ce_handle;
-
-// sharedlock_handle.cpp: SharedLockHandle objects carry the id of the acquisition lock() made
-// them for (0 for one made with `new`; a clone keeps it).
-void minit_handle_objects();
-std::uint64_t handle_acquisition(zend_object *handle);
-void set_handle_acquisition(zend_object *handle, std::uint64_t acquisition);
 extern zend_class_entry *ce_exception;
 extern zend_class_entry *ce_acquire;
 extern zend_class_entry *ce_timeout;
@@ -147,13 +142,19 @@ bool driver_is_pdo();
 nativelock::mysql::Session &session();
 zend_class_entry *pdo_class();
 // new PDO(...) exactly as the package's getConnection() builds it.
+void open_pdo(zval *out);
 // In a forked child: forgets the PDOs a parent opened (the pdo driver's, getConnection()'s on
 // the native driver), cut off from the parent's connections first, so that freeing them sends
 // nothing there and the child opens its own when it next needs one. The application's stays.
 void drop_inherited_pdo_of_ours();
-void open_pdo(zval *out);
 // Drops the current session's locks (as dropping the package's PDO does) before switching.
 void release_before_switch();
+
+// sharedlock_handle.cpp: SharedLockHandle objects carry the id of the acquisition lock() made
+// them for (0 for one made with `new`; a clone keeps it).
+void minit_handle_objects();
+std::uint64_t handle_acquisition(zend_object *handle);
+void set_handle_acquisition(zend_object *handle, std::uint64_t acquisition);
 
 // sharedlock_held.cpp
 // Returns the acquisition's id (never 0).
