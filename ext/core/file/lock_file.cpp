@@ -3,13 +3,16 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 #include "common/error.hpp"
 #include "common/fd.hpp"
@@ -69,6 +72,37 @@ bool is_shared_filesystem(long type) {
         default:
             return false;
     }
+}
+
+// statx()'s unique mount id (Linux 6.8): never reused while the system runs, unlike the older
+// STATX_MNT_ID and device numbers, which a later mount of another filesystem can take over.
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x00004000U
+#endif
+
+// Whether each mount this thread made a lock's file on is local, by unique mount id: a mount's
+// filesystem never changes, so one fstatfs() per mount replaces a statfs() per Filelock object
+// (often one per lock call). Per thread: no lock to inherit held across fork().
+class MountKinds {
+  public:
+    const bool *find(std::uint64_t mount) const {
+        for (const auto &entry : entries_)
+            if (entry.first == mount) return &entry.second;
+        return nullptr;
+    }
+    void remember(std::uint64_t mount, bool local) {
+        if (entries_.size() >= kMaxMounts) entries_.erase(entries_.begin());
+        entries_.emplace_back(mount, local);
+    }
+
+  private:
+    static constexpr std::size_t kMaxMounts = 32;
+    std::vector<std::pair<std::uint64_t, bool>> entries_;
+};
+
+MountKinds &mount_kinds() {
+    static thread_local MountKinds kinds;
+    return kinds;
 }
 
 ssize_t write_all(int fd, const std::string &data) {
@@ -137,6 +171,33 @@ bool LockFile::on_local_filesystem() const {
     return local_fs_ == 1;
 }
 
+bool LockFile::identify(int fd, dev_t *dev, ino_t *ino) const {
+    struct statx sx;
+    if (::statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID_UNIQUE, &sx) == 0 &&
+        (sx.stx_mask & STATX_INO)) {
+        *dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+        *ino = sx.stx_ino;
+        if (local_fs_ < 0 && (sx.stx_mask & STATX_MNT_ID_UNIQUE)) {
+            const bool *known = mount_kinds().find(sx.stx_mnt_id);
+            struct statfs fs;
+            if (known) {
+                local_fs_ = *known ? 1 : 0;
+            } else if (::fstatfs(fd, &fs) == 0) {
+                local_fs_ = is_shared_filesystem(fs.f_type) ? 0 : 1;
+                mount_kinds().remember(sx.stx_mnt_id, local_fs_ == 1);
+            }
+        }
+        return true;
+    }
+    // No statx() (old kernel, a seccomp filter that refuses it): the filesystem's kind stays
+    // for on_local_filesystem() to ask.
+    struct stat st;
+    if (::fstat(fd, &st) != 0) return false;
+    *dev = st.st_dev;
+    *ino = st.st_ino;
+    return true;
+}
+
 bool LockFile::held_by_us() const {
     return held_ && owner_tag_ == process::current_tag();
 }
@@ -166,19 +227,31 @@ static bool proc_fd_links_usable() {
 
 // An unnamed file in the lock's directory (O_TMPFILE), or none where the filesystem or kernel
 // has no such thing, or where /proc (through which it is linked) is not mounted.
-UniqueFd LockFile::open_unnamed() {
-    if (unnamed_ == 0) return UniqueFd();
-    if (unnamed_ < 0) {
-        // Shared filesystems: the named temp file and its link count are what makes the protocol
-        // safe there (a lost reply to link() is told apart by the count).
-        unnamed_ = on_local_filesystem() && proc_fd_links_usable() ? 1 : 0;
-        if (unnamed_ == 0) return UniqueFd();
+LockFile::RecordFile LockFile::open_unnamed() {
+    if (unnamed_ == 0) return {};
+    if (unnamed_ < 0 && (local_fs_ == 0 || !proc_fd_links_usable())) {
+        unnamed_ = 0;
+        return {};
     }
-    UniqueFd fd(::open(directory_of(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, kRecordMode));
-    // EOPNOTSUPP/EISDIR/EINVAL: no O_TMPFILE here. Other errors (a missing directory, EACCES)
-    // are the named path's to report, so it runs instead.
-    if (!fd && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) unnamed_ = 0;
-    return fd;
+    RecordFile file;
+    file.fd.reset(
+        ::open(directory_of(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, kRecordMode));
+    if (!file.fd) {
+        // EOPNOTSUPP/EISDIR/EINVAL: no O_TMPFILE here. Other errors (a missing directory,
+        // EACCES) are the named path's to report, so it runs instead.
+        if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) unnamed_ = 0;
+        return {};
+    }
+    if (!identify(file.fd.get(), &file.dev, &file.ino)) return {};
+    if (unnamed_ < 0) {
+        // Decided once the first file is made, from its mount (identify()), or else statfs():
+        // a shared filesystem that has O_TMPFILE (FUSE) still takes the named temp file, whose
+        // link count is what makes the protocol safe there (a lost reply to link() is told
+        // apart by the count).
+        unnamed_ = on_local_filesystem() ? 1 : 0;
+        if (unnamed_ == 0) return {};
+    }
+    return file;
 }
 
 // Gives the unnamed file `fd` the lock's name, failing with EEXIST while the lock is held, as
@@ -196,13 +269,13 @@ Status LockFile::try_acquire(const std::string &record, Contention *contention) 
 
 // An unnamed file holding `record`, made ready while the lock is still held, so that the
 // release is followed by a single linkat() (empty where unnamed files are not used).
-UniqueFd LockFile::prepare_unnamed(const std::string &record) {
-    UniqueFd fd = open_unnamed();
-    if (fd && write_all(fd.get(), record) < 0) fd.reset();
-    return fd;
+LockFile::RecordFile LockFile::prepare_unnamed(const std::string &record) {
+    RecordFile file = open_unnamed();
+    if (file.fd && write_all(file.fd.get(), record) < 0) return {};
+    return file;
 }
 
-Status LockFile::attempt(const std::string &record, Contention *contention, UniqueFd *prepared) {
+Status LockFile::attempt(const std::string &record, Contention *contention, RecordFile *prepared) {
     Contention scratch;
     if (!contention) contention = &scratch;
 
@@ -210,26 +283,26 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Uniq
     // one step: no temp name to create and remove on every attempt (directory work that is most
     // of a cycle's cost), and nothing a crash can leave behind.
     // A file prepared by a waiting head (or kept from its last attempt) is used as it is.
-    UniqueFd own;
-    UniqueFd &unnamed = prepared ? *prepared : own;
-    if (unnamed) {
+    RecordFile own;
+    RecordFile &unnamed = prepared ? *prepared : own;
+    if (unnamed.fd) {
         // Written while the holder worked (or at an earlier attempt): the lock file's mtime says
         // when it was taken, for whoever judges a lock's age by it.
-        ::futimens(unnamed.get(), nullptr);
+        ::futimens(unnamed.fd.get(), nullptr);
     } else {
         // Empty also when the record cannot be written: the named path then reports why.
         unnamed = prepare_unnamed(record);
     }
     bool unnamed_link_failed = false;
-    if (unnamed) {
+    if (unnamed.fd) {
         Status status = Status::AlreadyLocked;
-        attempt_link(nullptr, unnamed, contention, &status);
+        attempt_link(nullptr, unnamed.fd, unnamed.dev, unnamed.ino, contention, &status);
         if (status != Status::FailedToObtain) return status;
         // The link through /proc failed (/proc unmounted or restricted since, or the directory
         // failing: full, read-only, gone). The named temp file does without /proc and reports
         // the directory's own errors; only if it works is the unnamed file given up for good.
         unnamed_link_failed = true;
-        unnamed.reset();
+        unnamed = RecordFile{};
         *contention = Contention{};
     }
     const Status status = attempt_named(record, contention);
@@ -254,23 +327,19 @@ Status LockFile::attempt_named(const std::string &record, Contention *contention
         return Status::FailedToObtain;
     }
     TempFile temp(std::move(temp_path), std::move(fd));
-    if (write_all(temp.fd(), record) < 0) {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    if (write_all(temp.fd(), record) < 0 || !identify(temp.fd(), &dev, &ino)) {
         contention->error = errno;
         return Status::FailedToObtain;
     }
     Status status = Status::AlreadyLocked;
-    attempt_link(&temp.path(), temp.descriptor(), contention, &status);
+    attempt_link(&temp.path(), temp.descriptor(), dev, ino, contention, &status);
     return status;
 }
 
-bool LockFile::attempt_link(const std::string *temp_path, UniqueFd &temp_fd, Contention *contention,
-                            Status *status) {
-    struct stat temp_st;
-    if (::fstat(temp_fd.get(), &temp_st) != 0) {
-        contention->error = errno;
-        *status = Status::FailedToObtain;
-        return false;
-    }
+bool LockFile::attempt_link(const std::string *temp_path, UniqueFd &temp_fd, dev_t temp_dev,
+                            ino_t temp_ino, Contention *contention, Status *status) {
     for (int round = 0; round < kLinkRounds; ++round) {
         bool linked = (temp_path ? ::link(temp_path->c_str(), path_.c_str())
                                  : link_unnamed(temp_fd.get())) == 0;
@@ -284,8 +353,8 @@ bool LockFile::attempt_link(const std::string *temp_path, UniqueFd &temp_fd, Con
         if (linked) {
             held_ = true;
             owner_tag_ = process::current_tag();
-            dev_ = temp_st.st_dev;
-            ino_ = temp_st.st_ino;
+            dev_ = temp_dev;
+            ino_ = temp_ino;
             held_fd_ = keep_inode_open(temp_fd);
             *status = Status::Acquired;
             return true;
@@ -409,7 +478,7 @@ WaitResult LockFile::wait_as_head(const std::string &record, const Deadline &dea
     ReleaseWaiter waiter(path_, on_local_filesystem());
     // The record's unnamed file, written while the holder works: the hand-off then costs one
     // linkat(). Kept across failed attempts; it vanishes with its descriptor (no leftovers).
-    UniqueFd prepared;
+    RecordFile prepared;
     for (bool first = true;; first = false) {
         // Promoted to the head while the lock is held (the usual case: the head before us
         // just took it), the first attempt would only fail, at the cost of a whole attempt on

@@ -97,15 +97,27 @@ class LockFile {
     bool on_local_filesystem() const;
 
   private:
+    // A file holding the owner record, not linked yet, and the identity it takes at the lock
+    // path once linked.
+    struct RecordFile {
+        UniqueFd fd;
+        dev_t dev = 0;
+        ino_t ino = 0;
+    };
+
+    // The device and inode of `fd` (a file just made in the lock's directory). Where the kernel
+    // names the file's mount uniquely, also settles on_local_filesystem() from that mount,
+    // without a statfs() of the directory. False, with errno, if the file cannot be examined.
+    bool identify(int fd, dev_t *dev, ino_t *ino) const;
     // Links the record's file to the lock path: the named temp file at *temp_path, or with
-    // temp_path null an unnamed one (open_unnamed()).
-    bool attempt_link(const std::string *temp_path, UniqueFd &temp_fd, Contention *contention,
-                      Status *status);
-    UniqueFd open_unnamed();
-    UniqueFd prepare_unnamed(const std::string &record);
+    // temp_path null an unnamed one (open_unnamed()); temp_dev/temp_ino are its identify().
+    bool attempt_link(const std::string *temp_path, UniqueFd &temp_fd, dev_t temp_dev,
+                      ino_t temp_ino, Contention *contention, Status *status);
+    RecordFile open_unnamed();
+    RecordFile prepare_unnamed(const std::string &record);
     // try_acquire(), linking `*prepared` if it is open (and keeping there the unnamed file it
     // made, should the attempt fail).
-    Status attempt(const std::string &record, Contention *contention, UniqueFd *prepared);
+    Status attempt(const std::string &record, Contention *contention, RecordFile *prepared);
     // One attempt with the named temp file.
     Status attempt_named(const std::string &record, Contention *contention);
     int link_unnamed(int fd) const;
