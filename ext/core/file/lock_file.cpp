@@ -8,9 +8,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <charconv>
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -258,8 +259,13 @@ LockFile::RecordFile LockFile::open_unnamed() {
 // link() does. (linkat's AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH; thread-self rather than
 // self: a ZTS process whose main thread has ended has no /proc/self/fd.)
 int LockFile::link_unnamed(int fd) const {
-    char proc_path[48];
-    std::snprintf(proc_path, sizeof proc_path, "/proc/thread-self/fd/%d", fd);
+    // Formatted by hand: snprintf() was a tenth of a cycle's user-space time.
+    static constexpr char kPrefix[] = "/proc/thread-self/fd/";
+    char proc_path[sizeof kPrefix + 12];
+    std::memcpy(proc_path, kPrefix, sizeof kPrefix - 1);
+    char *end =
+        std::to_chars(proc_path + sizeof kPrefix - 1, proc_path + sizeof proc_path - 1, fd).ptr;
+    *end = '\0';
     return ::linkat(AT_FDCWD, proc_path, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
 }
 
