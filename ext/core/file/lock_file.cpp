@@ -77,8 +77,12 @@ bool is_shared_filesystem(long type) {
 
 // statx()'s unique mount id (Linux 6.8): never reused while the system runs, unlike the older
 // STATX_MNT_ID and device numbers, which a later mount of another filesystem can take over.
+// (Headers older than Linux 5.8 have no stx_mnt_id: statfs() decides there.)
+#ifdef STATX_MNT_ID
+#define NL_HAVE_STX_MNT_ID 1
 #ifndef STATX_MNT_ID_UNIQUE
 #define STATX_MNT_ID_UNIQUE 0x00004000U
+#endif
 #endif
 
 // Whether each mount this thread made a lock's file on is local, by unique mount id: a mount's
@@ -173,30 +177,45 @@ bool LockFile::on_local_filesystem() const {
 }
 
 bool LockFile::identify(int fd, dev_t *dev, ino_t *ino) const {
+#ifdef NL_HAVE_STX_MNT_ID
+    // The basic set, as fstat() asks: on NFS it also writes the record back before link().
     struct statx sx;
-    if (::statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID_UNIQUE, &sx) == 0 &&
+    if (::statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_MNT_ID_UNIQUE, &sx) == 0 &&
         (sx.stx_mask & STATX_INO)) {
         *dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
         *ino = sx.stx_ino;
-        if (local_fs_ < 0 && (sx.stx_mask & STATX_MNT_ID_UNIQUE)) {
-            const bool *known = mount_kinds().find(sx.stx_mnt_id);
-            struct statfs fs;
-            if (known) {
-                local_fs_ = *known ? 1 : 0;
-            } else if (::fstatfs(fd, &fs) == 0) {
-                local_fs_ = is_shared_filesystem(fs.f_type) ? 0 : 1;
-                mount_kinds().remember(sx.stx_mnt_id, local_fs_ == 1);
-            }
-        }
+        if (sx.stx_mask & STATX_MNT_ID_UNIQUE) settle_kind(fd, sx.stx_mnt_id);
         return true;
     }
-    // No statx() (old kernel, a seccomp filter that refuses it): the filesystem's kind stays
-    // for on_local_filesystem() to ask.
+#endif
+    // No statx() or no unique mount id (an older kernel, a seccomp filter that refuses it):
+    // the filesystem's kind stays for on_local_filesystem() to ask.
     struct stat st;
     if (::fstat(fd, &st) != 0) return false;
     *dev = st.st_dev;
     *ino = st.st_ino;
     return true;
+}
+
+void LockFile::settle_kind(int fd, std::uint64_t mount) const {
+    if (mount == kind_mount_) return;
+    const bool *known = mount_kinds().find(mount);
+    bool local;
+    if (known) {
+        local = *known;
+    } else {
+        struct statfs fs;
+        if (::fstatfs(fd, &fs) != 0) {
+            // Undecided: statfs() of the directory decides, not what an older mount said.
+            local_fs_ = -1;
+            kind_mount_ = 0;
+            return;
+        }
+        local = !is_shared_filesystem(fs.f_type);
+        mount_kinds().remember(mount, local);
+    }
+    local_fs_ = local ? 1 : 0;
+    kind_mount_ = mount;
 }
 
 bool LockFile::held_by_us() const {
@@ -244,14 +263,15 @@ LockFile::RecordFile LockFile::open_unnamed() {
         return {};
     }
     if (!identify(file.fd.get(), &file.dev, &file.ino)) return {};
-    if (unnamed_ < 0) {
-        // Decided once the first file is made, from its mount (identify()), or else statfs():
-        // a shared filesystem that has O_TMPFILE (FUSE) still takes the named temp file, whose
-        // link count is what makes the protocol safe there (a lost reply to link() is told
-        // apart by the count).
-        unnamed_ = on_local_filesystem() ? 1 : 0;
-        if (unnamed_ == 0) return {};
+    // The kind as read from this file's mount (identify()), or else by statfs(): a shared
+    // filesystem that has O_TMPFILE (FUSE, or one mounted over the directory since) still takes
+    // the named temp file, whose link count is what makes the protocol safe there (a lost reply
+    // to link() is told apart by the count).
+    if (!on_local_filesystem()) {
+        unnamed_ = 0;
+        return {};
     }
+    unnamed_ = 1;
     return file;
 }
 

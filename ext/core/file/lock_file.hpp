@@ -10,6 +10,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -109,6 +110,11 @@ class LockFile {
     // names the file's mount uniquely, also settles on_local_filesystem() from that mount,
     // without a statfs() of the directory. False, with errno, if the file cannot be examined.
     bool identify(int fd, dev_t *dev, ino_t *ino) const;
+    // on_local_filesystem() from `mount`, the unique id of the mount the file `fd` is on, unless
+    // it was read from that mount already. A file made on another mount than the last one
+    // (something mounted over the directory, or unmounted, since) makes it asked again: a holder
+    // on a shared filesystem must never be judged by its pid as a local one.
+    void settle_kind(int fd, std::uint64_t mount) const;
     // Links the record's file to the lock path: the named temp file at *temp_path, or with
     // temp_path null an unnamed one (open_unnamed()); temp_dev/temp_ino are its identify().
     bool attempt_link(const std::string *temp_path, UniqueFd &temp_fd, dev_t temp_dev,
@@ -131,7 +137,9 @@ class LockFile {
 
     std::string path_;
     mutable int local_fs_ = -1;  // -1 unknown, else 0/1
-    int unnamed_ = -1;           // unnamed files usable here: -1 unknown, else 0/1
+    // The unique mount id local_fs_ was read from; 0 while it is unknown or came from statfs().
+    mutable std::uint64_t kind_mount_ = 0;
+    int unnamed_ = -1;  // unnamed files usable here: -1 unknown, else 0/1
     bool held_ = false;
     long long fence_ = 0;
     process::Tag owner_tag_;
