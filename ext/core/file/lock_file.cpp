@@ -10,6 +10,7 @@
 #include <atomic>
 #include <charconv>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -77,12 +78,22 @@ bool is_shared_filesystem(long type) {
 
 // statx()'s unique mount id (Linux 6.8): never reused while the system runs, unlike the older
 // STATX_MNT_ID and device numbers, which a later mount of another filesystem can take over.
-// (Headers older than Linux 5.8 have no stx_mnt_id: statfs() decides there.)
-#ifdef STATX_MNT_ID
-#define NL_HAVE_STX_MNT_ID 1
+#ifdef STATX_TYPE  // glibc 2.28+ has statx()
+#define NL_HAVE_STATX 1
 #ifndef STATX_MNT_ID_UNIQUE
 #define STATX_MNT_ID_UNIQUE 0x00004000U
 #endif
+
+// stx_mnt_id, read by its place in the kernel's ABI, right after stx_dev_minor: glibc's own
+// struct statx (used with kernel headers older than 4.11) has only padding there.
+std::uint64_t mount_id_of(const struct statx &sx) {
+    constexpr std::size_t kAt = offsetof(struct statx, stx_dev_minor) + sizeof sx.stx_dev_minor;
+    static_assert(kAt == 144 && sizeof(struct statx) >= kAt + sizeof(std::uint64_t),
+                  "struct statx is not the kernel's layout");
+    std::uint64_t id;
+    std::memcpy(&id, reinterpret_cast<const char *>(&sx) + kAt, sizeof id);
+    return id;
+}
 #endif
 
 // Whether each mount this thread made a lock's file on is local, by unique mount id: a mount's
@@ -176,22 +187,36 @@ bool LockFile::on_local_filesystem() const {
     return local_fs_ == 1;
 }
 
-bool LockFile::identify(int fd, dev_t *dev, ino_t *ino) const {
-#ifdef NL_HAVE_STX_MNT_ID
-    // The basic set, as fstat() asks: on NFS it also writes the record back before link().
+bool LockFile::examine(int fd, struct stat *st) const {
+#ifdef NL_HAVE_STATX
+    // The basic set, as fstat() asks (on NFS that also writes a new record back before link()).
+    constexpr unsigned kNeeded =
+        STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_INO | STATX_SIZE | STATX_MTIME;
     struct statx sx;
     if (::statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_MNT_ID_UNIQUE, &sx) == 0 &&
-        (sx.stx_mask & STATX_INO)) {
-        *dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
-        *ino = sx.stx_ino;
-        if (sx.stx_mask & STATX_MNT_ID_UNIQUE) settle_kind(fd, sx.stx_mnt_id);
+        (sx.stx_mask & kNeeded) == kNeeded) {
+        *st = {};
+        st->st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+        st->st_ino = sx.stx_ino;
+        st->st_mode = sx.stx_mode;
+        st->st_nlink = sx.stx_nlink;
+        st->st_uid = sx.stx_uid;
+        st->st_gid = sx.stx_gid;
+        st->st_size = static_cast<off_t>(sx.stx_size);
+        st->st_mtim.tv_sec = sx.stx_mtime.tv_sec;
+        st->st_mtim.tv_nsec = sx.stx_mtime.tv_nsec;
+        if (sx.stx_mask & STATX_MNT_ID_UNIQUE) settle_kind(fd, mount_id_of(sx));
         return true;
     }
 #endif
     // No statx() or no unique mount id (an older kernel, a seccomp filter that refuses it):
     // the filesystem's kind stays for on_local_filesystem() to ask.
+    return ::fstat(fd, st) == 0;
+}
+
+bool LockFile::identify(int fd, dev_t *dev, ino_t *ino) const {
     struct stat st;
-    if (::fstat(fd, &st) != 0) return false;
+    if (!examine(fd, &st)) return false;
     *dev = st.st_dev;
     *ino = st.st_ino;
     return true;
@@ -311,6 +336,8 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Reco
     // A file prepared by a waiting head (or kept from its last attempt) is used as it is.
     RecordFile own;
     RecordFile &unnamed = prepared ? *prepared : own;
+    // Prepared before the directory was found shared (a filesystem mounted over it since).
+    if (unnamed.fd && local_fs_ == 0) unnamed = RecordFile{};
     if (unnamed.fd) {
         // Written while the holder worked (or at an earlier attempt): the lock file's mtime says
         // when it was taken, for whoever judges a lock's age by it.
@@ -417,8 +444,9 @@ bool LockFile::break_if_dead(Contention *contention) {
     // symlink lead us anywhere.
     UniqueFd fd(::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     if (!fd) return errno == ENOENT;  // released meanwhile: link again
+    // The kind comes from the lock file itself: judged by the mount it is on now.
     struct stat st;
-    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    if (!examine(fd.get(), &st) || !S_ISREG(st.st_mode)) return false;
 
     const auto &self = process::self();
     HolderFacts facts = read_holder(fd.get(), st, on_local_filesystem());
@@ -575,7 +603,7 @@ bool LockFile::is_locked() const {
         return ::lstat(path_.c_str(), &st) == 0;  // a symlink or unreadable file still blocks
     }
     struct stat st;
-    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return true;
+    if (!examine(fd.get(), &st) || !S_ISREG(st.st_mode)) return true;
     HolderFacts facts = read_holder(fd.get(), st, on_local_filesystem());
     return judge(facts, process::self(), system_probe()) != Verdict::Dead;
 }

@@ -8,6 +8,7 @@
 // first one, still seeing the same inode at the path, removes it.
 #pragma once
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -110,6 +111,9 @@ class LockFile {
     // names the file's mount uniquely, also settles on_local_filesystem() from that mount,
     // without a statfs() of the directory. False, with errno, if the file cannot be examined.
     bool identify(int fd, dev_t *dev, ino_t *ino) const;
+    // fstat(), through statx() where it can also settle the kind from the file's mount (as
+    // identify()). Fills what fstat() does but the times other than mtime and the block counts.
+    bool examine(int fd, struct stat *st) const;
     // on_local_filesystem() from `mount`, the unique id of the mount the file `fd` is on, unless
     // it was read from that mount already. A file made on another mount than the last one
     // (something mounted over the directory, or unmounted, since) makes it asked again: a holder
