@@ -85,6 +85,12 @@ redis_stats() { # label, command...
     echo
 }
 
+# The built module, not an installed copy: hide any system ini that loads nativelock (as run.sh).
+mkdir -p "$work/conf.d"
+for ini in $(php -r 'echo str_replace(",", " ", (string) php_ini_scanned_files());'); do
+    grep -qs nativelock "$ini" || ln -sf "$ini" "$work/conf.d/"
+done
+export PHP_INI_SCAN_DIR="$work/conf.d"
 php=(php -d extension="$module")
 {
     echo "## Profiles of one uncontended cycle ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
