@@ -11,6 +11,17 @@
 
 const NLB_SYMFONY_AUTOLOAD = '/usr/share/php/Symfony/Component/Lock/autoload.php';
 
+// An ini of the scan directory that loads an installed nativelock wins over
+// `-d extension=modules/nativelock.so` (PHP refuses the second load): the figures would be the
+// installed module's. run.sh and profile.sh hide such inis; a tool started by hand says so.
+foreach (array_filter(explode(',', (string) php_ini_scanned_files())) as $nlbIni) {
+    if (str_contains((string) @file_get_contents(trim($nlbIni)), 'nativelock')) {
+        fwrite(STDERR, 'warning: ' . trim($nlbIni) . " loads an installed nativelock, not the build's;"
+            . " run with PHP_INI_SCAN_DIR pointing at a directory without it\n");
+        break;
+    }
+}
+
 function nlb_env(string $name, string $default = ''): string
 {
     $v = getenv($name);
