@@ -193,24 +193,34 @@ bool LockFile::examine(int fd, struct stat *st) const {
     constexpr unsigned kNeeded =
         STATX_TYPE | STATX_MODE | STATX_NLINK | STATX_INO | STATX_SIZE | STATX_MTIME;
     struct statx sx;
-    if (::statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_MNT_ID_UNIQUE, &sx) == 0 &&
-        (sx.stx_mask & kNeeded) == kNeeded) {
-        *st = {};
-        st->st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
-        st->st_ino = sx.stx_ino;
-        st->st_mode = sx.stx_mode;
-        st->st_nlink = sx.stx_nlink;
-        st->st_uid = sx.stx_uid;
-        st->st_gid = sx.stx_gid;
-        st->st_size = static_cast<off_t>(sx.stx_size);
-        st->st_mtim.tv_sec = sx.stx_mtime.tv_sec;
-        st->st_mtim.tv_nsec = sx.stx_mtime.tv_nsec;
+    if (::statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_MNT_ID_UNIQUE, &sx) == 0) {
+        // Whatever else the filesystem reports (NFS leaves out attributes it has not
+        // revalidated), the mount says the kind.
         if (sx.stx_mask & STATX_MNT_ID_UNIQUE) settle_kind(fd, mount_id_of(sx));
-        return true;
+        // Values a 32-bit time_t or off_t cannot hold go to fstat(), which fails with EOVERFLOW
+        // as before, rather than wrap (a wrapped mtime would look older than the boot).
+        const bool fits =
+            static_cast<std::int64_t>(static_cast<time_t>(sx.stx_mtime.tv_sec)) ==
+                sx.stx_mtime.tv_sec &&
+            static_cast<off_t>(sx.stx_size) >= 0 &&
+            static_cast<std::uint64_t>(static_cast<off_t>(sx.stx_size)) == sx.stx_size;
+        if ((sx.stx_mask & kNeeded) == kNeeded && fits) {
+            *st = {};
+            st->st_dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+            st->st_ino = sx.stx_ino;
+            st->st_mode = sx.stx_mode;
+            st->st_nlink = sx.stx_nlink;
+            st->st_uid = sx.stx_uid;
+            st->st_gid = sx.stx_gid;
+            st->st_size = static_cast<off_t>(sx.stx_size);
+            st->st_mtim.tv_sec = static_cast<time_t>(sx.stx_mtime.tv_sec);
+            st->st_mtim.tv_nsec = sx.stx_mtime.tv_nsec;
+            return true;
+        }
     }
 #endif
-    // No statx() or no unique mount id (an older kernel, a seccomp filter that refuses it):
-    // the filesystem's kind stays for on_local_filesystem() to ask.
+    // No statx(), or not all it asked for: fstat(). Without a unique mount id (an older kernel,
+    // a seccomp filter that refuses statx()) the kind stays for on_local_filesystem() to ask.
     return ::fstat(fd, st) == 0;
 }
 
