@@ -156,6 +156,8 @@ if ($want('cycle')) {
     $placement = nlb_pin_cycle_phase();
     $floors = [
         'file-floor' => ['file', 'floor: same syscalls in C', fn($n) => [$floorDir . '/file_floor', rtrim(nlb_lockdir(), '/'), $n]],
+        // The floor of the runs before the engine linked by the descriptor: kept to compare.
+        'file-floor-proc' => ['file', 'floor of earlier runs: linkat through /proc/self/fd (C)', fn($n) => [$floorDir . '/file_floor', rtrim(nlb_lockdir(), '/'), $n, 'proc']],
         'hiredis-floor' => ['redis', 'floor: SET NX EX + DEL via hiredis (C)', fn($n) => [$floorDir . '/redis_floor', nlb_redis_host(), nlb_redis_port(), $n]],
         'libmariadb-floor' => ['mysql', 'floor: GET_LOCK + RELEASE_LOCK via libmariadb (C)', fn($n) => [$floorDir . '/mysql_floor', $m['host'], $m['port'], $m['user'], $m['pass'], $m['db'], $n]],
     ];

@@ -2,13 +2,20 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sched.h>
+#include <stddef.h>
 #include <sys/inotify.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <csignal>
@@ -81,6 +88,58 @@ int wait_status(pid_t pid) {
     int status = 0;
     waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Names created in (or moved into) a directory, as an inotify watch reports them.
+std::vector<std::string> created_names(int watch) {
+    std::vector<std::string> created;
+    alignas(struct inotify_event) char buf[4096];
+    for (ssize_t n; (n = read(watch, buf, sizeof buf)) > 0;) {
+        for (char *p = buf; p < buf + n;) {
+            auto *event = reinterpret_cast<struct inotify_event *>(p);
+            if (event->len > 0) created.emplace_back(event->name);
+            p += sizeof(struct inotify_event) + event->len;
+        }
+    }
+    return created;
+}
+
+// Makes this process's kernel refuse linkat(..., AT_EMPTY_PATH) with ENOENT, as kernels before
+// 6.10 do for a caller without CAP_DAC_READ_SEARCH. False where seccomp is not available.
+bool refuse_descriptor_links() {
+#if defined(__x86_64__)
+    constexpr unsigned kArch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+    constexpr unsigned kArch = AUDIT_ARCH_AARCH64;
+#else
+    return false;
+#endif
+#if defined(__x86_64__) || defined(__aarch64__)
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kArch, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_linkat, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        // The flags, linkat's fifth argument (its low word: little-endian).
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[4])),
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, AT_EMPTY_PATH, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOENT),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog program = {static_cast<unsigned short>(sizeof filter / sizeof filter[0]),
+                                 filter};
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+           prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
+#endif
+}
+
+// Hides /proc from this process (a private mount namespace with an empty tmpfs there).
+bool hide_proc() {
+    return unshare(CLONE_NEWNS) == 0 &&
+           mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+           mount("none", "/proc", "tmpfs", 0, nullptr) == 0;
 }
 
 }  // namespace
@@ -362,17 +421,8 @@ TEST_F(FileLockTest, OnALocalFilesystemNoNameButTheLockFileIsEverCreated) {
     EXPECT_TRUE(S_ISREG(st.st_mode));
     EXPECT_EQ(st.st_nlink, 1u);
     EXPECT_TRUE(lock.release());
-    std::vector<std::string> created;
-    alignas(struct inotify_event) char buf[4096];
-    for (ssize_t n; (n = read(watch.get(), buf, sizeof buf)) > 0;) {
-        for (char *p = buf; p < buf + n;) {
-            auto *event = reinterpret_cast<struct inotify_event *>(p);
-            if (event->len > 0) created.emplace_back(event->name);
-            p += sizeof(struct inotify_event) + event->len;
-        }
-    }
     const std::string base = path_.substr(path_.rfind('/') + 1);
-    EXPECT_EQ(created, std::vector<std::string>{base});
+    EXPECT_EQ(created_names(watch.get()), std::vector<std::string>{base});
     EXPECT_EQ(entries(), 0u);
 }
 
@@ -449,25 +499,95 @@ TEST_F(FileLockTest, EveryWaiterOfAQueueLinksItsOwnRecord) {
     EXPECT_EQ(entries(), 0u);
 }
 
-TEST_F(FileLockTest, WhereProcCannotLinkTheNamedTempFileIsUsed) {
-    // The unnamed file is linked through /proc/self/fd; a process whose /proc went away (or
-    // refuses it) after its first lock still locks, through the named temp file.
+// The three ways an attempt can give its record the lock's name, each in a child whose kernel
+// or /proc leaves it only that one: it locks, it leaves nothing behind, and the directory sees
+// only the names that way creates. 77: the child could not set itself up (not root).
+int lock_and_list_names(const std::string &dir, const std::string &path, bool refuse_descriptor,
+                        bool proc_after_first_lock, std::vector<std::string> *created) {
+    int names[2];
+    if (pipe(names) != 0) return -1;
     pid_t child = fork_child([&] {
-        const std::string mine = record();  // read from /proc while it is there
-        LockFile lock(path_);
-        if (lock.try_acquire(mine) != Status::Acquired) return 1;
-        if (!lock.release()) return 2;
-        if (unshare(CLONE_NEWNS) != 0 ||
-            mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
-            mount("none", "/proc", "tmpfs", 0, nullptr) != 0)
-            return 77;
+        close(names[0]);
+        const std::string mine = test_support::own_record("unit lock");  // read from /proc
+        if (refuse_descriptor && !refuse_descriptor_links()) return 77;
+        LockFile lock(path);
+        if (!proc_after_first_lock && !hide_proc()) return 77;
+        // A first lock with /proc there (so that its usability is known), then none.
+        if (proc_after_first_lock) {
+            if (lock.try_acquire(mine) != Status::Acquired || !lock.release()) return 1;
+            if (!hide_proc()) return 77;
+        }
+        UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+        if (!watch || inotify_add_watch(watch.get(), dir.c_str(), IN_CREATE | IN_MOVED_TO) < 0)
+            return 2;
         if (lock.try_acquire(mine) != Status::Acquired) return 3;
-        if (slurp(path_) != mine) return 4;
-        if (entries() != 1) return 5;
-        return lock.release() ? 0 : 6;
+        std::ifstream in(path);
+        if (std::string((std::istreambuf_iterator<char>(in)), {}) != mine) return 4;
+        LockFile other(path);
+        if (other.try_acquire(mine) != Status::AlreadyLocked) return 5;
+        if (!lock.release()) return 6;
+        std::string list;
+        for (const auto &name : created_names(watch.get())) list += name + "\n";
+        return write(names[1], list.data(), list.size()) == ssize_t(list.size()) ? 0 : 7;
     });
-    const int status = wait_status(child);
+    close(names[1]);
+    std::string list;
+    char buf[4096];
+    for (ssize_t n; (n = read(names[0], buf, sizeof buf)) > 0;) list.append(buf, size_t(n));
+    close(names[0]);
+    for (size_t at = 0, end; (end = list.find('\n', at)) != std::string::npos; at = end + 1)
+        created->push_back(list.substr(at, end - at));
+    return wait_status(child);
+}
+
+TEST_F(FileLockTest, AnUnnamedFileIsLinkedByItsDescriptorWithoutProc) {
+    // linkat(AT_EMPTY_PATH) (Linux 6.10+, or CAP_DAC_READ_SEARCH): no /proc needed.
+    std::vector<std::string> created;
+    const int status = lock_and_list_names(dir_, path_, false, false, &created);
     if (status == 77) GTEST_SKIP() << "needs a mount namespace (root)";
     EXPECT_EQ(status, 0);
+    const std::string base = path_.substr(path_.rfind('/') + 1);
+    EXPECT_EQ(created, std::vector<std::string>{base});  // the lock file, and no temp name
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(FileLockTest, WhereTheKernelRefusesTheDescriptorProcLinksTheUnnamedFile) {
+    // A kernel before 6.10, unprivileged: the unnamed file is linked through /proc instead, and
+    // still no temp name is made.
+    pid_t child = fork_child([&] {
+        if (!refuse_descriptor_links()) return 77;
+        UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+        if (!watch || inotify_add_watch(watch.get(), dir_.c_str(), IN_CREATE | IN_MOVED_TO) < 0)
+            return 2;
+        for (int i = 0; i < 2; ++i) {
+            LockFile lock(path_);
+            if (lock.try_acquire(record()) != Status::Acquired || slurp(path_) != record())
+                return 3;
+            LockFile other(path_);
+            if (other.try_acquire(record()) != Status::AlreadyLocked || !lock.release()) return 4;
+        }
+        const std::string base = path_.substr(path_.rfind('/') + 1);
+        // Twice the same name, which inotify reports once (unread identical events merge).
+        return created_names(watch.get()) == std::vector<std::string>{base} ? 0 : 5;
+    });
+    const int status = wait_status(child);
+    if (status == 77) GTEST_SKIP() << "needs seccomp";
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(FileLockTest, WhereNeitherCanLinkTheNamedTempFileIsUsed) {
+    // The kernel refuses AT_EMPTY_PATH and /proc went away (or refuses it) after the first
+    // lock: the process still locks, through a named temp file that it removes.
+    std::vector<std::string> created;
+    const int status = lock_and_list_names(dir_, path_, true, true, &created);
+    if (status == 77) GTEST_SKIP() << "needs a mount namespace (root) and seccomp";
+    EXPECT_EQ(status, 0);
+    const std::string base = path_.substr(path_.rfind('/') + 1);
+    // The lock file once, and temp names beside it ("<lock>.<pid>.<n>"), all removed.
+    ASSERT_GE(created.size(), 2u);
+    EXPECT_EQ(std::count(created.begin(), created.end(), base), 1);
+    for (const auto &name : created)
+        if (name != base) EXPECT_EQ(name.rfind(base + ".", 0), 0u) << name;
     EXPECT_EQ(entries(), 0u);
 }

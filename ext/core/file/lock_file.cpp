@@ -280,11 +280,19 @@ static bool proc_fd_links_usable() {
     return known == 1;
 }
 
+// Whether linkat(fd, "", ..., AT_EMPTY_PATH) links here: Linux 6.10+ allows it for a descriptor
+// opened under the caller's own credentials, older kernels only with CAP_DAC_READ_SEARCH, and
+// both refuse with ENOENT. Cleared once the kernel has refused while /proc linked the file.
+static std::atomic<bool> descriptor_links_usable{true};
+
 // An unnamed file in the lock's directory (O_TMPFILE), or none where the filesystem or kernel
-// has no such thing, or where /proc (through which it is linked) is not mounted.
+// has no such thing, or where it cannot be linked (an older kernel that refuses AT_EMPTY_PATH
+// to the unprivileged, with /proc not mounted).
 LockFile::RecordFile LockFile::open_unnamed() {
     if (unnamed_ == 0) return {};
-    if (unnamed_ < 0 && (local_fs_ == 0 || !proc_fd_links_usable())) {
+    if (unnamed_ < 0 &&
+        (local_fs_ == 0 ||
+         !(descriptor_links_usable.load(std::memory_order_relaxed) || proc_fd_links_usable()))) {
         unnamed_ = 0;
         return {};
     }
@@ -311,17 +319,27 @@ LockFile::RecordFile LockFile::open_unnamed() {
 }
 
 // Gives the unnamed file `fd` the lock's name, failing with EEXIST while the lock is held, as
-// link() does. (linkat's AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH; thread-self rather than
-// self: a ZTS process whose main thread has ended has no /proc/self/fd.)
+// link() does. By the descriptor itself where the kernel allows it: a path through /proc costs
+// a procfs lookup on every link (about 4 us, an eighth of the cycle) and needs /proc mounted.
 int LockFile::link_unnamed(int fd) const {
-    // Formatted by hand: snprintf() was a tenth of a cycle's user-space time.
+    if (descriptor_links_usable.load(std::memory_order_relaxed)) {
+        if (::linkat(fd, "", AT_FDCWD, path_.c_str(), AT_EMPTY_PATH) == 0) return 0;
+        if (errno != ENOENT) return -1;
+        // Refused, or the lock's directory is gone: /proc tells which.
+    }
+    // thread-self rather than self: a ZTS process whose main thread has ended has no
+    // /proc/self/fd. Formatted by hand: snprintf() was a tenth of a cycle's user-space time.
     static constexpr char kPrefix[] = "/proc/thread-self/fd/";
     char proc_path[sizeof kPrefix + 12];
     std::memcpy(proc_path, kPrefix, sizeof kPrefix - 1);
     char *end =
         std::to_chars(proc_path + sizeof kPrefix - 1, proc_path + sizeof proc_path - 1, fd).ptr;
     *end = '\0';
-    return ::linkat(AT_FDCWD, proc_path, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
+    const int linked = ::linkat(AT_FDCWD, proc_path, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
+    // /proc found the file (linked, or the lock is held) where the descriptor was refused.
+    if (linked == 0 || errno == EEXIST)
+        descriptor_links_usable.store(false, std::memory_order_relaxed);
+    return linked;
 }
 
 Status LockFile::try_acquire(const std::string &record, Contention *contention) {
@@ -345,9 +363,9 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Reco
     // of a cycle's cost), and nothing a crash can leave behind.
     // A file prepared by a waiting head (or kept from its last attempt) is used as it is.
     RecordFile own;
+    // A file prepared on a mount that is no longer the directory's (a shared filesystem mounted
+    // over it since) cannot take the name: linkat() fails with EXDEV and the named path runs.
     RecordFile &unnamed = prepared ? *prepared : own;
-    // Prepared before the directory was found shared (a filesystem mounted over it since).
-    if (unnamed.fd && local_fs_ == 0) unnamed = RecordFile{};
     if (unnamed.fd) {
         // Written while the holder worked (or at an earlier attempt): the lock file's mtime says
         // when it was taken, for whoever judges a lock's age by it.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <string>
 
@@ -99,7 +100,9 @@ void BM_TryAcquireRelease(benchmark::State &state) {
 }
 BENCHMARK(BM_TryAcquireRelease)->Arg(0)->Arg(1);
 
-// The same syscalls with nothing around them (tests/bench/floor/file_floor.c, in-process).
+// The same syscalls with nothing around them (tests/bench/floor/file_floor.c, in-process): an
+// unnamed file, the record, linked by its descriptor (through /proc/self/fd where the kernel
+// refuses that), the lock unlinked.
 void BM_SyscallFloor(benchmark::State &state) {
     std::string dir = temp_dir(base_dir(state.range(0)).c_str());
     if (dir.empty()) {
@@ -108,21 +111,28 @@ void BM_SyscallFloor(benchmark::State &state) {
     }
     const std::string record = encode(sample_record());
     const std::string lock = dir + "/floor.lock";
-    char temp[4096];
-    long i = 0;
+    bool by_descriptor = true;
     for (auto _ : state) {
-        snprintf(temp, sizeof temp, "%s.pid.%d.mtrand.%ld", lock.c_str(), (int)getpid(), i++);
-        int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        int fd = open(dir.c_str(), O_WRONLY | O_TMPFILE | O_CLOEXEC, 0644);
         if (fd < 0 || write(fd, record.data(), record.size()) < 0) {
             state.SkipWithError("open/write failed");
             break;
         }
+        int linked = -1;
+        if (by_descriptor) {
+            linked = linkat(fd, "", AT_FDCWD, lock.c_str(), AT_EMPTY_PATH);
+            by_descriptor = linked == 0 || errno != ENOENT;
+        }
+        if (linked != 0) {
+            char proc[64];
+            snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+            linked = linkat(AT_FDCWD, proc, AT_FDCWD, lock.c_str(), AT_SYMLINK_FOLLOW);
+        }
         close(fd);
-        if (link(temp, lock.c_str()) != 0) {
+        if (linked != 0) {
             state.SkipWithError("link failed");
             break;
         }
-        unlink(temp);
         unlink(lock.c_str());
     }
     rmdir(dir.c_str());
