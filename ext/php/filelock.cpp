@@ -559,6 +559,14 @@ void nativelock_filelock_minfo() {
     php_info_print_table_row(2, "Filelock queue",
                              "per host and user, FIFO; only the head watches the lock file");
     php_info_print_table_row(2, "Filelock release events", events);
+    // How a local filesystem's unnamed record file takes the lock's name in this process.
+    php_info_print_table_row(
+        2, "Filelock records linked",
+        LockFile::links_by_descriptor()
+            ? "by descriptor (linkat AT_EMPTY_PATH)"
+            : "through /proc/thread-self/fd, or as named temp files where /proc is missing: "
+              "the kernel refuses AT_EMPTY_PATH (before Linux 6.10, without "
+              "CAP_DAC_READ_SEARCH)");
     php_info_print_table_end();
 }
 

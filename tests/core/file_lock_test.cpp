@@ -109,12 +109,12 @@ std::vector<std::string> created_names(int watch) {
 bool refuse_descriptor_links() {
 #if defined(__x86_64__)
     constexpr unsigned kArch = AUDIT_ARCH_X86_64;
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     constexpr unsigned kArch = AUDIT_ARCH_AARCH64;
 #else
     return false;
 #endif
-#if defined(__x86_64__) || defined(__aarch64__)
+#if defined(__x86_64__) || (defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
     struct sock_filter filter[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, kArch, 1, 0),
@@ -463,6 +463,42 @@ TEST_F(FileLockTest, AWaitingHeadKilledLeavesNothingBehind) {
     EXPECT_EQ(entries(), 0u);
 }
 
+TEST_F(FileLockTest, AHeadThatWaitedTakesTheLockWithTheMtimeOfTheHandOff) {
+    // The head writes its record into an unnamed file at once, and links it when the holder
+    // releases: the lock file's mtime must still say when the lock was taken, for whoever
+    // judges a lock's age by it, not when the head began to wait.
+    LockFile holder(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    int got[2], done[2];
+    ASSERT_EQ(pipe(got), 0);
+    ASSERT_EQ(pipe(done), 0);
+    pid_t child = fork_child([&] {
+        close(got[0]);
+        close(done[1]);
+        LockFile lock(path_);
+        if (lock.acquire(record(), Deadline::after(30), nullptr).status != Status::Acquired)
+            return 1;
+        char c = 'y';
+        if (write(got[1], &c, 1) != 1) return 2;
+        (void)!read(done[0], &c, 1);  // until the parent has looked (or is gone)
+        return lock.release() ? 0 : 3;
+    });
+    close(got[1]);
+    close(done[0]);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2200));
+    const time_t released = time(nullptr);
+    EXPECT_TRUE(holder.release());
+    char c = 0;
+    EXPECT_EQ(read(got[0], &c, 1), 1);
+    struct stat st;
+    EXPECT_EQ(lstat(path_.c_str(), &st), 0);
+    EXPECT_GE(st.st_mtim.tv_sec, released);
+    close(done[1]);
+    close(got[0]);
+    EXPECT_EQ(wait_status(child), 0);
+    EXPECT_EQ(entries(), 0u);
+}
+
 TEST_F(FileLockTest, EveryWaiterOfAQueueLinksItsOwnRecord) {
     // Three processes: the holder, the head (head at once: its record's file is kept from its
     // first attempt) and one behind it (promoted while the lock is held: it prepares its
@@ -499,24 +535,43 @@ TEST_F(FileLockTest, EveryWaiterOfAQueueLinksItsOwnRecord) {
     EXPECT_EQ(entries(), 0u);
 }
 
-// The three ways an attempt can give its record the lock's name, each in a child whose kernel
-// or /proc leaves it only that one: it locks, it leaves nothing behind, and the directory sees
-// only the names that way creates. 77: the child could not set itself up (not root).
-int lock_and_list_names(const std::string &dir, const std::string &path, bool refuse_descriptor,
-                        bool proc_after_first_lock, std::vector<std::string> *created) {
+// How a child process was left to link its records (see LockFile::link_unnamed()).
+enum class Links {
+    kDescriptorOnly,        // /proc hidden: by descriptor, where the kernel allows it
+    kNamedOnceProcIsGone,   // descriptor refused; /proc there for a first lock, then hidden
+    kNamedWithoutProcEver,  // descriptor refused and /proc hidden from the start
+};
+
+struct LinkOutcome {
+    int status = -1;  // the child's: 0 ok, 77 could not set itself up, 78 kernel refuses
+    std::vector<std::string> created;  // names created in the directory by the second lock
+    bool by_descriptor = false;        // LockFile::links_by_descriptor() in the child at the end
+};
+
+// In a child left only one way to link: a lock (after a first one, to learn), checked to hold
+// its record and exclude another, then released, with the names the directory saw created.
+LinkOutcome lock_and_list_names(const std::string &dir, const std::string &path, Links links) {
+    LinkOutcome outcome;
     int names[2];
-    if (pipe(names) != 0) return -1;
+    if (pipe(names) != 0) return outcome;
     pid_t child = fork_child([&] {
         close(names[0]);
         const std::string mine = test_support::own_record("unit lock");  // read from /proc
-        if (refuse_descriptor && !refuse_descriptor_links()) return 77;
-        LockFile lock(path);
-        if (!proc_after_first_lock && !hide_proc()) return 77;
-        // A first lock with /proc there (so that its usability is known), then none.
-        if (proc_after_first_lock) {
-            if (lock.try_acquire(mine) != Status::Acquired || !lock.release()) return 1;
-            if (!hide_proc()) return 77;
+        if (links == Links::kDescriptorOnly) {
+            // Before Linux 6.10 only CAP_DAC_READ_SEARCH may link by descriptor.
+            UniqueFd probe(open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+            const std::string probe_path = dir + "probe";
+            if (!probe) return 2;
+            if (linkat(probe.get(), "", AT_FDCWD, probe_path.c_str(), AT_EMPTY_PATH) != 0)
+                return errno == ENOENT ? 78 : 2;
+            unlink(probe_path.c_str());
+        } else if (!refuse_descriptor_links()) {
+            return 77;
         }
+        if (links != Links::kNamedOnceProcIsGone && !hide_proc()) return 77;
+        LockFile lock(path);
+        if (lock.try_acquire(mine) != Status::Acquired || !lock.release()) return 1;
+        if (links == Links::kNamedOnceProcIsGone && !hide_proc()) return 77;
         UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
         if (!watch || inotify_add_watch(watch.get(), dir.c_str(), IN_CREATE | IN_MOVED_TO) < 0)
             return 2;
@@ -526,7 +581,7 @@ int lock_and_list_names(const std::string &dir, const std::string &path, bool re
         LockFile other(path);
         if (other.try_acquire(mine) != Status::AlreadyLocked) return 5;
         if (!lock.release()) return 6;
-        std::string list;
+        std::string list = LockFile::links_by_descriptor() ? "1\n" : "0\n";
         for (const auto &name : created_names(watch.get())) list += name + "\n";
         return write(names[1], list.data(), list.size()) == ssize_t(list.size()) ? 0 : 7;
     });
@@ -535,19 +590,24 @@ int lock_and_list_names(const std::string &dir, const std::string &path, bool re
     char buf[4096];
     for (ssize_t n; (n = read(names[0], buf, sizeof buf)) > 0;) list.append(buf, size_t(n));
     close(names[0]);
-    for (size_t at = 0, end; (end = list.find('\n', at)) != std::string::npos; at = end + 1)
-        created->push_back(list.substr(at, end - at));
-    return wait_status(child);
+    outcome.by_descriptor = list.rfind("1\n", 0) == 0;
+    size_t at = list.find('\n');
+    for (size_t end;
+         at != std::string::npos && (end = list.find('\n', at + 1)) != std::string::npos; at = end)
+        outcome.created.push_back(list.substr(at + 1, end - at - 1));
+    outcome.status = wait_status(child);
+    return outcome;
 }
 
 TEST_F(FileLockTest, AnUnnamedFileIsLinkedByItsDescriptorWithoutProc) {
     // linkat(AT_EMPTY_PATH) (Linux 6.10+, or CAP_DAC_READ_SEARCH): no /proc needed.
-    std::vector<std::string> created;
-    const int status = lock_and_list_names(dir_, path_, false, false, &created);
-    if (status == 77) GTEST_SKIP() << "needs a mount namespace (root)";
-    EXPECT_EQ(status, 0);
+    const LinkOutcome outcome = lock_and_list_names(dir_, path_, Links::kDescriptorOnly);
+    if (outcome.status == 77) GTEST_SKIP() << "needs a mount namespace (root)";
+    if (outcome.status == 78) GTEST_SKIP() << "the kernel refuses AT_EMPTY_PATH here";
+    EXPECT_EQ(outcome.status, 0);
+    EXPECT_TRUE(outcome.by_descriptor);
     const std::string base = path_.substr(path_.rfind('/') + 1);
-    EXPECT_EQ(created, std::vector<std::string>{base});  // the lock file, and no temp name
+    EXPECT_EQ(outcome.created, std::vector<std::string>{base});  // the lock file, no temp name
     EXPECT_EQ(entries(), 0u);
 }
 
@@ -568,7 +628,8 @@ TEST_F(FileLockTest, WhereTheKernelRefusesTheDescriptorProcLinksTheUnnamedFile) 
         }
         const std::string base = path_.substr(path_.rfind('/') + 1);
         // Twice the same name, which inotify reports once (unread identical events merge).
-        return created_names(watch.get()) == std::vector<std::string>{base} ? 0 : 5;
+        if (created_names(watch.get()) != std::vector<std::string>{base}) return 5;
+        return LockFile::links_by_descriptor() ? 6 : 0;  // learned: no descriptor tried again
     });
     const int status = wait_status(child);
     if (status == 77) GTEST_SKIP() << "needs seccomp";
@@ -576,18 +637,33 @@ TEST_F(FileLockTest, WhereTheKernelRefusesTheDescriptorProcLinksTheUnnamedFile) 
     EXPECT_EQ(entries(), 0u);
 }
 
-TEST_F(FileLockTest, WhereNeitherCanLinkTheNamedTempFileIsUsed) {
-    // The kernel refuses AT_EMPTY_PATH and /proc went away (or refuses it) after the first
-    // lock: the process still locks, through a named temp file that it removes.
-    std::vector<std::string> created;
-    const int status = lock_and_list_names(dir_, path_, true, true, &created);
-    if (status == 77) GTEST_SKIP() << "needs a mount namespace (root) and seccomp";
-    EXPECT_EQ(status, 0);
-    const std::string base = path_.substr(path_.rfind('/') + 1);
-    // The lock file once, and temp names beside it ("<lock>.<pid>.<n>"), all removed.
+// The named temp file's names: the lock file once, temp names beside it ("<lock>.<pid>.<n>").
+void expect_named_temp_files(const std::vector<std::string> &created, const std::string &base) {
     ASSERT_GE(created.size(), 2u);
     EXPECT_EQ(std::count(created.begin(), created.end(), base), 1);
     for (const auto &name : created)
         if (name != base) EXPECT_EQ(name.rfind(base + ".", 0), 0u) << name;
+}
+
+TEST_F(FileLockTest, WhereNeitherCanLinkTheNamedTempFileIsUsed) {
+    // The kernel refuses AT_EMPTY_PATH and /proc went away (or refuses it) after the first
+    // lock: the process still locks, through a named temp file that it removes.
+    const LinkOutcome outcome = lock_and_list_names(dir_, path_, Links::kNamedOnceProcIsGone);
+    if (outcome.status == 77) GTEST_SKIP() << "needs a mount namespace (root) and seccomp";
+    EXPECT_EQ(outcome.status, 0);
+    EXPECT_FALSE(outcome.by_descriptor);
+    expect_named_temp_files(outcome.created, path_.substr(path_.rfind('/') + 1));
+    EXPECT_EQ(entries(), 0u);
+}
+
+TEST_F(FileLockTest, WithNeitherFromTheStartTheRefusalIsLearned) {
+    // No /proc at all and a kernel that refuses AT_EMPTY_PATH: both links fail with ENOENT
+    // while the directory is there, so the process stops trying the descriptor (it would cost
+    // every new lock object an unnamed file and two failing links before its named temp file).
+    const LinkOutcome outcome = lock_and_list_names(dir_, path_, Links::kNamedWithoutProcEver);
+    if (outcome.status == 77) GTEST_SKIP() << "needs a mount namespace (root) and seccomp";
+    EXPECT_EQ(outcome.status, 0);
+    EXPECT_FALSE(outcome.by_descriptor);
+    expect_named_temp_files(outcome.created, path_.substr(path_.rfind('/') + 1));
     EXPECT_EQ(entries(), 0u);
 }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <utility>
 #include <vector>
 
@@ -322,24 +323,44 @@ LockFile::RecordFile LockFile::open_unnamed() {
 // link() does. By the descriptor itself where the kernel allows it: a path through /proc costs
 // a procfs lookup on every link (about 4 us, an eighth of the cycle) and needs /proc mounted.
 int LockFile::link_unnamed(int fd) const {
-    if (descriptor_links_usable.load(std::memory_order_relaxed)) {
+    const bool by_descriptor = descriptor_links_usable.load(std::memory_order_relaxed);
+    int descriptor_errno = ENOENT;
+    if (by_descriptor) {
         if (::linkat(fd, "", AT_FDCWD, path_.c_str(), AT_EMPTY_PATH) == 0) return 0;
-        if (errno != ENOENT) return -1;
-        // Refused, or the lock's directory is gone: /proc tells which.
+        if (errno == EEXIST) return -1;
+        // The directory's own failure (full, read-only, gone), or a refusal: ENOENT by the
+        // kernel's rule, EPERM/EACCES by a security module. /proc tells which.
+        descriptor_errno = errno;
     }
-    // thread-self rather than self: a ZTS process whose main thread has ended has no
-    // /proc/self/fd. Formatted by hand: snprintf() was a tenth of a cycle's user-space time.
-    static constexpr char kPrefix[] = "/proc/thread-self/fd/";
-    char proc_path[sizeof kPrefix + 12];
-    std::memcpy(proc_path, kPrefix, sizeof kPrefix - 1);
-    char *end =
-        std::to_chars(proc_path + sizeof kPrefix - 1, proc_path + sizeof proc_path - 1, fd).ptr;
-    *end = '\0';
-    const int linked = ::linkat(AT_FDCWD, proc_path, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
-    // /proc found the file (linked, or the lock is held) where the descriptor was refused.
-    if (linked == 0 || errno == EEXIST)
-        descriptor_links_usable.store(false, std::memory_order_relaxed);
+    int linked = -1;
+    int link_errno = descriptor_errno;
+    if (proc_fd_links_usable()) {
+        // thread-self rather than self: a ZTS process whose main thread has ended has no
+        // /proc/self/fd. Formatted by hand: snprintf() was a tenth of a cycle's user-space time.
+        static constexpr char kPrefix[] = "/proc/thread-self/fd/";
+        char proc_path[sizeof kPrefix + 12];
+        std::memcpy(proc_path, kPrefix, sizeof kPrefix - 1);
+        char *end =
+            std::to_chars(proc_path + sizeof kPrefix - 1, proc_path + sizeof proc_path - 1, fd).ptr;
+        *end = '\0';
+        linked = ::linkat(AT_FDCWD, proc_path, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
+        link_errno = linked == 0 ? 0 : errno;
+    }
+    if (by_descriptor) {
+        // Refused for good: /proc found the file (linked it, or the lock is held), or neither
+        // could link it while the directory is there (ENOENT then is the kernel's rule).
+        struct stat st;
+        if (linked == 0 || link_errno == EEXIST ||
+            (descriptor_errno == ENOENT && link_errno == ENOENT &&
+             ::stat(directory_of(path_).c_str(), &st) == 0))
+            descriptor_links_usable.store(false, std::memory_order_relaxed);
+    }
+    errno = link_errno;
     return linked;
+}
+
+bool LockFile::links_by_descriptor() {
+    return descriptor_links_usable.load(std::memory_order_relaxed);
 }
 
 Status LockFile::try_acquire(const std::string &record, Contention *contention) {
@@ -351,6 +372,7 @@ Status LockFile::try_acquire(const std::string &record, Contention *contention) 
 LockFile::RecordFile LockFile::prepare_unnamed(const std::string &record) {
     RecordFile file = open_unnamed();
     if (file.fd && write_all(file.fd.get(), record) < 0) return {};
+    file.written_at = ::time(nullptr);
     return file;
 }
 
@@ -368,8 +390,12 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Reco
     RecordFile &unnamed = prepared ? *prepared : own;
     if (unnamed.fd) {
         // Written while the holder worked (or at an earlier attempt): the lock file's mtime says
-        // when it was taken, for whoever judges a lock's age by it.
-        ::futimens(unnamed.fd.get(), nullptr);
+        // when it was taken, for whoever judges a lock's age by it. Written this same second,
+        // it says so already to the second, all that judges read (and the usual hand-off of a
+        // hot lock is spared the futimens()).
+        const time_t now = ::time(nullptr);
+        if (now != unnamed.written_at && ::futimens(unnamed.fd.get(), nullptr) == 0)
+            unnamed.written_at = now;
     } else {
         // Empty also when the record cannot be written: the named path then reports why.
         unnamed = prepare_unnamed(record);
@@ -379,9 +405,10 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Reco
         Status status = Status::AlreadyLocked;
         attempt_link(nullptr, unnamed.fd, unnamed.dev, unnamed.ino, contention, &status);
         if (status != Status::FailedToObtain) return status;
-        // The link through /proc failed (/proc unmounted or restricted since, or the directory
-        // failing: full, read-only, gone). The named temp file does without /proc and reports
-        // the directory's own errors; only if it works is the unnamed file given up for good.
+        // The link failed, by the descriptor and through /proc (a kernel that refuses the one
+        // with /proc unmounted or restricted, or the directory failing: full, read-only, gone).
+        // The named temp file needs neither and reports the directory's own errors; only if it
+        // works is the unnamed file given up for good.
         unnamed_link_failed = true;
         unnamed = RecordFile{};
         *contention = Contention{};

@@ -98,6 +98,11 @@ class LockFile {
     // Whether the directory holding the lock file is on a local filesystem.
     bool on_local_filesystem() const;
 
+    // Whether this process links unnamed files by their descriptor (linkat AT_EMPTY_PATH):
+    // true until the kernel has refused it (before Linux 6.10, without CAP_DAC_READ_SEARCH);
+    // then through /proc/thread-self/fd, or a named temp file where /proc is missing.
+    static bool links_by_descriptor();
+
   private:
     // A file holding the owner record, not linked yet, and the identity it takes at the lock
     // path once linked.
@@ -105,6 +110,7 @@ class LockFile {
         UniqueFd fd;
         dev_t dev = 0;
         ino_t ino = 0;
+        time_t written_at = 0;  // the second its record was written (its mtime, to the second)
     };
 
     // The device and inode of `fd` (a file just made in the lock's directory). Where the kernel
