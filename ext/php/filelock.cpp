@@ -560,13 +560,23 @@ void nativelock_filelock_minfo() {
                              "per host and user, FIFO; only the head watches the lock file");
     php_info_print_table_row(2, "Filelock release events", events);
     // How a local filesystem's unnamed record file takes the lock's name in this process.
-    php_info_print_table_row(
-        2, "Filelock records linked",
-        LockFile::links_by_descriptor()
-            ? "by descriptor (linkat AT_EMPTY_PATH)"
-            : "through /proc/thread-self/fd, or as named temp files where /proc is missing: "
-              "the kernel refuses AT_EMPTY_PATH (before Linux 6.10, without "
-              "CAP_DAC_READ_SEARCH)");
+    const char *linking =
+        "by descriptor (linkat AT_EMPTY_PATH) where the kernel allows it; "
+        "no record linked yet in this process";
+    switch (LockFile::descriptor_linking()) {
+        case LockFile::DescriptorLinking::Linked:
+            linking = "by descriptor (linkat AT_EMPTY_PATH)";
+            break;
+        case LockFile::DescriptorLinking::Refused:
+            linking =
+                "through /proc/thread-self/fd, or as named temp files where /proc is missing: "
+                "the kernel refused AT_EMPTY_PATH (before Linux 6.10 without "
+                "CAP_DAC_READ_SEARCH, or a security module)";
+            break;
+        case LockFile::DescriptorLinking::Untried:
+            break;
+    }
+    php_info_print_table_row(2, "Filelock records linked", linking);
     php_info_print_table_end();
 }
 

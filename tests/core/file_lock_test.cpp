@@ -426,6 +426,26 @@ TEST_F(FileLockTest, OnALocalFilesystemNoNameButTheLockFileIsEverCreated) {
     EXPECT_EQ(entries(), 0u);
 }
 
+// Waits (up to 2 s) until process `pid` holds open an unnamed file of directory `dir`: a waiting
+// head's prepared record file.
+bool holds_prepared_file(pid_t pid, const std::string &dir) {
+    char resolved[PATH_MAX];
+    if (!realpath(dir.c_str(), resolved)) return false;
+    const std::string real_dir = std::string(resolved) + "/";
+    const std::string fds = "/proc/" + std::to_string(pid) + "/fd/";
+    for (int i = 0; i < 200; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        for (int fd = 0; fd < 64; ++fd) {
+            char target[512];
+            ssize_t n = readlink((fds + std::to_string(fd)).c_str(), target, sizeof target - 1);
+            if (n <= 0) continue;
+            const std::string t(target, static_cast<size_t>(n));
+            if (t.rfind(real_dir, 0) == 0 && t.find("(deleted)") != std::string::npos) return true;
+        }
+    }
+    return false;
+}
+
 TEST_F(FileLockTest, AWaitingHeadKilledLeavesNothingBehind) {
     // The head of the queue writes its record into an unnamed file while it waits: killed,
     // it leaves no file in the lock directory (a named temp file would stay there for good).
@@ -437,24 +457,7 @@ TEST_F(FileLockTest, AWaitingHeadKilledLeavesNothingBehind) {
                                                                                                : 1;
     });
     // Wait until the child holds its prepared file open (the wait's first failed attempt).
-    char resolved[PATH_MAX];
-    ASSERT_NE(realpath(dir_.c_str(), resolved), nullptr);
-    const std::string real_dir = std::string(resolved) + "/";
-    bool prepared = false;
-    for (int i = 0; i < 200 && !prepared; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        std::string fds = "/proc/" + std::to_string(child) + "/fd";
-        for (int fd = 0; fd < 64 && !prepared; ++fd) {
-            char target[512];
-            ssize_t n =
-                readlink((fds + "/" + std::to_string(fd)).c_str(), target, sizeof target - 1);
-            if (n <= 0) continue;
-            target[n] = '\0';
-            std::string t(target);
-            prepared = t.rfind(real_dir, 0) == 0 && t.find("(deleted)") != std::string::npos;
-        }
-    }
-    EXPECT_TRUE(prepared);
+    EXPECT_TRUE(holds_prepared_file(child, dir_));
     ASSERT_EQ(kill(child, SIGKILL), 0);
     EXPECT_EQ(wait_status(child), -1);
     EXPECT_EQ(entries(), 1u);  // the holder's lock file, nothing else
@@ -485,14 +488,18 @@ TEST_F(FileLockTest, AHeadThatWaitedTakesTheLockWithTheMtimeOfTheHandOff) {
     });
     close(got[1]);
     close(done[0]);
+    // The head's file is prepared (so the hand-off links it), and older than a second by then.
+    const bool prepared = holds_prepared_file(child, dir_);
+    EXPECT_TRUE(prepared);
     std::this_thread::sleep_for(std::chrono::milliseconds(2200));
     const time_t released = time(nullptr);
     EXPECT_TRUE(holder.release());
     char c = 0;
     EXPECT_EQ(read(got[0], &c, 1), 1);
     struct stat st;
-    EXPECT_EQ(lstat(path_.c_str(), &st), 0);
-    EXPECT_GE(st.st_mtim.tv_sec, released);
+    const bool present = lstat(path_.c_str(), &st) == 0;
+    EXPECT_TRUE(present);
+    if (present && prepared) EXPECT_GE(st.st_mtim.tv_sec, released);
     close(done[1]);
     close(got[0]);
     EXPECT_EQ(wait_status(child), 0);
@@ -543,10 +550,25 @@ enum class Links {
 };
 
 struct LinkOutcome {
-    int status = -1;  // the child's: 0 ok, 77 could not set itself up, 78 kernel refuses
+    int status = -1;                   // the child's exit status, or one of skip_reason()'s
     std::vector<std::string> created;  // names created in the directory by the second lock
-    bool by_descriptor = false;        // LockFile::links_by_descriptor() in the child at the end
+    // LockFile::descriptor_linking() in the child at the end
+    LockFile::DescriptorLinking linking = LockFile::DescriptorLinking::Untried;
 };
+
+// Why a child of lock_and_list_names() could not run its case (nullptr: it ran).
+const char *skip_reason(int status) {
+    switch (status) {
+        case 77:
+            return "needs a mount namespace (root) and seccomp";
+        case 78:
+            return "the kernel refuses AT_EMPTY_PATH here";
+        case 79:
+            return "no O_TMPFILE in the test directory";
+        default:
+            return nullptr;
+    }
+}
 
 // In a child left only one way to link: a lock (after a first one, to learn), checked to hold
 // its record and exclude another, then released, with the names the directory saw created.
@@ -557,17 +579,20 @@ LinkOutcome lock_and_list_names(const std::string &dir, const std::string &path,
     pid_t child = fork_child([&] {
         close(names[0]);
         const std::string mine = test_support::own_record("unit lock");  // read from /proc
+        // These ways link unnamed files: a directory without O_TMPFILE (overlayfs before 6.6)
+        // makes none.
+        UniqueFd probe(open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+        if (!probe) return 79;
         if (links == Links::kDescriptorOnly) {
             // Before Linux 6.10 only CAP_DAC_READ_SEARCH may link by descriptor.
-            UniqueFd probe(open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
             const std::string probe_path = dir + "probe";
-            if (!probe) return 2;
             if (linkat(probe.get(), "", AT_FDCWD, probe_path.c_str(), AT_EMPTY_PATH) != 0)
                 return errno == ENOENT ? 78 : 2;
             unlink(probe_path.c_str());
         } else if (!refuse_descriptor_links()) {
             return 77;
         }
+        probe.reset();
         if (links != Links::kNamedOnceProcIsGone && !hide_proc()) return 77;
         LockFile lock(path);
         if (lock.try_acquire(mine) != Status::Acquired || !lock.release()) return 1;
@@ -581,7 +606,7 @@ LinkOutcome lock_and_list_names(const std::string &dir, const std::string &path,
         LockFile other(path);
         if (other.try_acquire(mine) != Status::AlreadyLocked) return 5;
         if (!lock.release()) return 6;
-        std::string list = LockFile::links_by_descriptor() ? "1\n" : "0\n";
+        std::string list = std::to_string(static_cast<int>(LockFile::descriptor_linking())) + "\n";
         for (const auto &name : created_names(watch.get())) list += name + "\n";
         return write(names[1], list.data(), list.size()) == ssize_t(list.size()) ? 0 : 7;
     });
@@ -590,7 +615,7 @@ LinkOutcome lock_and_list_names(const std::string &dir, const std::string &path,
     char buf[4096];
     for (ssize_t n; (n = read(names[0], buf, sizeof buf)) > 0;) list.append(buf, size_t(n));
     close(names[0]);
-    outcome.by_descriptor = list.rfind("1\n", 0) == 0;
+    outcome.linking = static_cast<LockFile::DescriptorLinking>(std::atoi(list.c_str()));
     size_t at = list.find('\n');
     for (size_t end;
          at != std::string::npos && (end = list.find('\n', at + 1)) != std::string::npos; at = end)
@@ -602,10 +627,9 @@ LinkOutcome lock_and_list_names(const std::string &dir, const std::string &path,
 TEST_F(FileLockTest, AnUnnamedFileIsLinkedByItsDescriptorWithoutProc) {
     // linkat(AT_EMPTY_PATH) (Linux 6.10+, or CAP_DAC_READ_SEARCH): no /proc needed.
     const LinkOutcome outcome = lock_and_list_names(dir_, path_, Links::kDescriptorOnly);
-    if (outcome.status == 77) GTEST_SKIP() << "needs a mount namespace (root)";
-    if (outcome.status == 78) GTEST_SKIP() << "the kernel refuses AT_EMPTY_PATH here";
+    if (const char *why = skip_reason(outcome.status)) GTEST_SKIP() << why;
     EXPECT_EQ(outcome.status, 0);
-    EXPECT_TRUE(outcome.by_descriptor);
+    EXPECT_EQ(outcome.linking, LockFile::DescriptorLinking::Linked);
     const std::string base = path_.substr(path_.rfind('/') + 1);
     EXPECT_EQ(outcome.created, std::vector<std::string>{base});  // the lock file, no temp name
     EXPECT_EQ(entries(), 0u);
@@ -615,6 +639,7 @@ TEST_F(FileLockTest, WhereTheKernelRefusesTheDescriptorProcLinksTheUnnamedFile) 
     // A kernel before 6.10, unprivileged: the unnamed file is linked through /proc instead, and
     // still no temp name is made.
     pid_t child = fork_child([&] {
+        if (!UniqueFd(open(dir_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600))) return 79;
         if (!refuse_descriptor_links()) return 77;
         UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
         if (!watch || inotify_add_watch(watch.get(), dir_.c_str(), IN_CREATE | IN_MOVED_TO) < 0)
@@ -629,19 +654,23 @@ TEST_F(FileLockTest, WhereTheKernelRefusesTheDescriptorProcLinksTheUnnamedFile) 
         const std::string base = path_.substr(path_.rfind('/') + 1);
         // Twice the same name, which inotify reports once (unread identical events merge).
         if (created_names(watch.get()) != std::vector<std::string>{base}) return 5;
-        return LockFile::links_by_descriptor() ? 6 : 0;  // learned: no descriptor tried again
+        // Learned: the descriptor is not tried again.
+        return LockFile::descriptor_linking() == LockFile::DescriptorLinking::Refused ? 0 : 6;
     });
     const int status = wait_status(child);
-    if (status == 77) GTEST_SKIP() << "needs seccomp";
+    if (const char *why = skip_reason(status)) GTEST_SKIP() << why;
     EXPECT_EQ(status, 0);
     EXPECT_EQ(entries(), 0u);
 }
 
-// The named temp file's names: the lock file once, temp names beside it ("<lock>.<pid>.<n>").
-void expect_named_temp_files(const std::vector<std::string> &created, const std::string &base) {
-    ASSERT_GE(created.size(), 2u);
-    EXPECT_EQ(std::count(created.begin(), created.end(), base), 1);
-    for (const auto &name : created)
+// A child that locked through the named temp file, having learned that the kernel refuses the
+// descriptor: the lock file once, temp names beside it ("<lock>.<pid>.<n>").
+void expect_named_temp_files(const LinkOutcome &outcome, const std::string &base) {
+    EXPECT_EQ(outcome.status, 0);
+    EXPECT_EQ(outcome.linking, LockFile::DescriptorLinking::Refused);
+    ASSERT_GE(outcome.created.size(), 2u);
+    EXPECT_EQ(std::count(outcome.created.begin(), outcome.created.end(), base), 1);
+    for (const auto &name : outcome.created)
         if (name != base) EXPECT_EQ(name.rfind(base + ".", 0), 0u) << name;
 }
 
@@ -649,10 +678,8 @@ TEST_F(FileLockTest, WhereNeitherCanLinkTheNamedTempFileIsUsed) {
     // The kernel refuses AT_EMPTY_PATH and /proc went away (or refuses it) after the first
     // lock: the process still locks, through a named temp file that it removes.
     const LinkOutcome outcome = lock_and_list_names(dir_, path_, Links::kNamedOnceProcIsGone);
-    if (outcome.status == 77) GTEST_SKIP() << "needs a mount namespace (root) and seccomp";
-    EXPECT_EQ(outcome.status, 0);
-    EXPECT_FALSE(outcome.by_descriptor);
-    expect_named_temp_files(outcome.created, path_.substr(path_.rfind('/') + 1));
+    if (const char *why = skip_reason(outcome.status)) GTEST_SKIP() << why;
+    expect_named_temp_files(outcome, path_.substr(path_.rfind('/') + 1));
     EXPECT_EQ(entries(), 0u);
 }
 
@@ -661,9 +688,7 @@ TEST_F(FileLockTest, WithNeitherFromTheStartTheRefusalIsLearned) {
     // while the directory is there, so the process stops trying the descriptor (it would cost
     // every new lock object an unnamed file and two failing links before its named temp file).
     const LinkOutcome outcome = lock_and_list_names(dir_, path_, Links::kNamedWithoutProcEver);
-    if (outcome.status == 77) GTEST_SKIP() << "needs a mount namespace (root) and seccomp";
-    EXPECT_EQ(outcome.status, 0);
-    EXPECT_FALSE(outcome.by_descriptor);
-    expect_named_temp_files(outcome.created, path_.substr(path_.rfind('/') + 1));
+    if (const char *why = skip_reason(outcome.status)) GTEST_SKIP() << why;
+    expect_named_temp_files(outcome, path_.substr(path_.rfind('/') + 1));
     EXPECT_EQ(entries(), 0u);
 }

@@ -283,8 +283,17 @@ static bool proc_fd_links_usable() {
 
 // Whether linkat(fd, "", ..., AT_EMPTY_PATH) links here: Linux 6.10+ allows it for a descriptor
 // opened under the caller's own credentials, older kernels only with CAP_DAC_READ_SEARCH, and
-// both refuse with ENOENT. Cleared once the kernel has refused while /proc linked the file.
-static std::atomic<bool> descriptor_links_usable{true};
+// both refuse with ENOENT. Not tried yet, linked, or refused for good in this process.
+enum DescriptorLinks : int {
+    kDescriptorUntried = -1,
+    kDescriptorRefused = 0,
+    kDescriptorLinked = 1
+};
+static std::atomic<int> descriptor_links{kDescriptorUntried};
+
+static bool descriptor_links_usable() {
+    return descriptor_links.load(std::memory_order_relaxed) != kDescriptorRefused;
+}
 
 // An unnamed file in the lock's directory (O_TMPFILE), or none where the filesystem or kernel
 // has no such thing, or where it cannot be linked (an older kernel that refuses AT_EMPTY_PATH
@@ -292,8 +301,7 @@ static std::atomic<bool> descriptor_links_usable{true};
 LockFile::RecordFile LockFile::open_unnamed() {
     if (unnamed_ == 0) return {};
     if (unnamed_ < 0 &&
-        (local_fs_ == 0 ||
-         !(descriptor_links_usable.load(std::memory_order_relaxed) || proc_fd_links_usable()))) {
+        (local_fs_ == 0 || !(descriptor_links_usable() || proc_fd_links_usable()))) {
         unnamed_ = 0;
         return {};
     }
@@ -323,10 +331,14 @@ LockFile::RecordFile LockFile::open_unnamed() {
 // link() does. By the descriptor itself where the kernel allows it: a path through /proc costs
 // a procfs lookup on every link (about 4 us, an eighth of the cycle) and needs /proc mounted.
 int LockFile::link_unnamed(int fd) const {
-    const bool by_descriptor = descriptor_links_usable.load(std::memory_order_relaxed);
+    const bool by_descriptor = descriptor_links_usable();
     int descriptor_errno = ENOENT;
     if (by_descriptor) {
-        if (::linkat(fd, "", AT_FDCWD, path_.c_str(), AT_EMPTY_PATH) == 0) return 0;
+        if (::linkat(fd, "", AT_FDCWD, path_.c_str(), AT_EMPTY_PATH) == 0) {
+            if (descriptor_links.load(std::memory_order_relaxed) != kDescriptorLinked)
+                descriptor_links.store(kDescriptorLinked, std::memory_order_relaxed);
+            return 0;
+        }
         if (errno == EEXIST) return -1;
         // The directory's own failure (full, read-only, gone), or a refusal: ENOENT by the
         // kernel's rule, EPERM/EACCES by a security module. /proc tells which.
@@ -346,21 +358,30 @@ int LockFile::link_unnamed(int fd) const {
         linked = ::linkat(AT_FDCWD, proc_path, AT_FDCWD, path_.c_str(), AT_SYMLINK_FOLLOW);
         link_errno = linked == 0 ? 0 : errno;
     }
-    if (by_descriptor) {
+    const bool refusal =
+        descriptor_errno == ENOENT || descriptor_errno == EPERM || descriptor_errno == EACCES;
+    if (by_descriptor && refusal) {
         // Refused for good: /proc found the file (linked it, or the lock is held), or neither
         // could link it while the directory is there (ENOENT then is the kernel's rule).
         struct stat st;
         if (linked == 0 || link_errno == EEXIST ||
             (descriptor_errno == ENOENT && link_errno == ENOENT &&
              ::stat(directory_of(path_).c_str(), &st) == 0))
-            descriptor_links_usable.store(false, std::memory_order_relaxed);
+            descriptor_links.store(kDescriptorRefused, std::memory_order_relaxed);
     }
     errno = link_errno;
     return linked;
 }
 
-bool LockFile::links_by_descriptor() {
-    return descriptor_links_usable.load(std::memory_order_relaxed);
+LockFile::DescriptorLinking LockFile::descriptor_linking() {
+    switch (descriptor_links.load(std::memory_order_relaxed)) {
+        case kDescriptorLinked:
+            return DescriptorLinking::Linked;
+        case kDescriptorRefused:
+            return DescriptorLinking::Refused;
+        default:
+            return DescriptorLinking::Untried;
+    }
 }
 
 Status LockFile::try_acquire(const std::string &record, Contention *contention) {
@@ -370,9 +391,12 @@ Status LockFile::try_acquire(const std::string &record, Contention *contention) 
 // An unnamed file holding `record`, made ready while the lock is still held, so that the
 // release is followed by a single linkat() (empty where unnamed files are not used).
 LockFile::RecordFile LockFile::prepare_unnamed(const std::string &record) {
+    // Read before the file is made: its mtime is then this second or a later one, never an
+    // earlier one, and a link within this second may leave it as it is (attempt()).
+    const time_t now = ::time(nullptr);
     RecordFile file = open_unnamed();
     if (file.fd && write_all(file.fd.get(), record) < 0) return {};
-    file.written_at = ::time(nullptr);
+    file.written_at = now;
     return file;
 }
 

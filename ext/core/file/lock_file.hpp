@@ -98,10 +98,12 @@ class LockFile {
     // Whether the directory holding the lock file is on a local filesystem.
     bool on_local_filesystem() const;
 
-    // Whether this process links unnamed files by their descriptor (linkat AT_EMPTY_PATH):
-    // true until the kernel has refused it (before Linux 6.10, without CAP_DAC_READ_SEARCH);
-    // then through /proc/thread-self/fd, or a named temp file where /proc is missing.
-    static bool links_by_descriptor();
+    // How this process links unnamed record files: by their descriptor (linkat AT_EMPTY_PATH),
+    // not tried yet (no unnamed file linked so far), or refused by the kernel for good (before
+    // Linux 6.10 without CAP_DAC_READ_SEARCH, a security module): then through
+    // /proc/thread-self/fd, or a named temp file where /proc is missing.
+    enum class DescriptorLinking { Untried, Linked, Refused };
+    static DescriptorLinking descriptor_linking();
 
   private:
     // A file holding the owner record, not linked yet, and the identity it takes at the lock
