@@ -383,17 +383,40 @@ void abandon_wait(zend_object *object) {
     if (LockFile *lock = from_object(object)->state.lock.get()) lock->abandon_wait();
 }
 
+// Where the timestamp of the default record a round of lock() waited with is, and the second it
+// says (size 0 for a bake_data() override: user code, not called again). Plain data: lock()
+// may leave by zend_bailout(), which runs no destructor.
+struct RoundRecord {
+    std::size_t size = 0;    // of the whole record
+    std::size_t offset = 0;  // of the timestamp's text in it
+    time_t stamped = 0;
+    char stamp[32] = "";  // as NATIVELOCK_G(timestamp_text)
+};
+
 // One round of lock(): bake_data(), then wait until acquired, the deadline, or a pending
 // interrupt. Returns false with a PHP exception pending.
 bool lock_round(zend_object *object, const nativelock::Deadline &deadline,
-                nativelock::file::WaitResult *result) {
+                nativelock::file::WaitResult *result, RoundRecord *made) {
     zend_string *custom;
     LockFile *lock = prepare_attempt(object, &custom);
     if (!lock) return false;
     nativelock::php::PendingError error;
     try {
-        *result = lock->acquire(record_text(object, custom), deadline,
-                                nativelock::php::interrupt_pending);
+        const std::string text = record_text(object, custom);
+        *made = RoundRecord{};
+        if (!custom) {
+            const std::string_view stamp = NATIVELOCK_G(timestamp_text);
+            const std::string field = "\"timestamp\";s:" + std::to_string(stamp.size()) + ":\"";
+            const std::size_t at = text.find(field);
+            if (at != std::string::npos && stamp.size() < sizeof made->stamp &&
+                text.compare(at + field.size(), stamp.size(), stamp) == 0) {
+                made->size = text.size();
+                made->offset = at + field.size();
+                made->stamped = NATIVELOCK_G(timestamp_second);
+                std::memcpy(made->stamp, stamp.data(), stamp.size() + 1);
+            }
+        }
+        *result = lock->acquire(text, deadline, nativelock::php::interrupt_pending);
     } catch (...) {
         nativelock::php::capture_current_exception(error);
     }
@@ -401,6 +424,17 @@ bool lock_round(zend_object *object, const nativelock::Deadline &deadline,
     if (!error) return true;
     nativelock::php::throw_pending_error(error, nullptr, "Filelock::lock()");
     return false;
+}
+
+// A lock taken after waiting says when it was taken, as the original's did (it made a new record
+// at every 100 ms try): the round's record, written as the wait began, gets the timestamp of
+// now once the second changed. Only the timestamp changes, at the same length; a bake_data()
+// override's record, and records on shared filesystems, stay as written.
+void refresh_after_wait(LockFile *lock, const RoundRecord &made) noexcept {
+    if (made.size == 0 || time(nullptr) == made.stamped) return;
+    const char *now = timestamp_now();
+    if (std::strlen(now) != std::strlen(made.stamp)) return;
+    lock->overwrite_record(made.offset, now, made.size);
 }
 
 ZEND_METHOD(Filelock, lock) {
@@ -425,9 +459,10 @@ ZEND_METHOD(Filelock, lock) {
         timeout_is_null ? nativelock::Deadline::never() : nativelock::Deadline::after(timeout);
     // Signals do not end the wait (SPEC §2): pending handlers run between rounds, as they would
     // between two statements, and the wait goes on with the same deadline.
+    RoundRecord made;
     for (;;) {
         nativelock::file::WaitResult result{Status::FailedToObtain};
-        if (!lock_round(object, deadline, &result)) {
+        if (!lock_round(object, deadline, &result, &made)) {
             abandon_wait(object);
             RETURN_THROWS();
         }
@@ -435,6 +470,7 @@ ZEND_METHOD(Filelock, lock) {
             if (result.status == Status::Acquired) {
                 LockFile *held = lock_of(object);
                 if (!held) RETURN_THROWS();
+                refresh_after_wait(held, made);
                 if (!draw_fence_or_give_back(held)) {
                     if (EG(exception)) RETURN_THROWS();
                     RETURN_LONG(static_cast<zend_long>(Status::FailedToObtain));

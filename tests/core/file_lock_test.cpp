@@ -506,6 +506,35 @@ TEST_F(FileLockTest, AHeadThatWaitedTakesTheLockWithTheMtimeOfTheHandOff) {
     EXPECT_EQ(entries(), 0u);
 }
 
+TEST_F(FileLockTest, OverwriteRecordWritesOnlyIntoAHeldRecordOfTheGivenLength) {
+    const std::string mine = record();
+    std::string later = mine;
+    later.replace(2, 3, "xyz");
+    for (bool named : {false, true}) {
+        LockFile lock(path_);
+        if (named) lock.use_named_temp_file();
+        EXPECT_FALSE(lock.overwrite_record(2, "xyz", mine.size()));  // not held
+        ASSERT_EQ(lock.try_acquire(mine), Status::Acquired);
+        EXPECT_FALSE(lock.overwrite_record(2, "xyz", mine.size() + 1));            // another length
+        EXPECT_FALSE(lock.overwrite_record(mine.size() - 1, "xyz", mine.size()));  // past the end
+        EXPECT_EQ(slurp(path_), mine);
+        EXPECT_TRUE(lock.overwrite_record(2, "xyz", mine.size()));
+        EXPECT_EQ(slurp(path_), later);
+        EXPECT_TRUE(lock.release());
+        EXPECT_FALSE(lock.overwrite_record(2, "xyz", mine.size()));
+        EXPECT_EQ(entries(), 0u);
+    }
+    // A lock file removed (force-released) and taken by another: only our own inode is written.
+    LockFile lock(path_);
+    ASSERT_EQ(lock.try_acquire(mine), Status::Acquired);
+    ASSERT_EQ(unlink(path_.c_str()), 0);
+    LockFile other(path_);
+    ASSERT_EQ(other.try_acquire(mine), Status::Acquired);
+    lock.overwrite_record(2, "xyz", mine.size());
+    EXPECT_EQ(slurp(path_), mine);
+    EXPECT_TRUE(other.release());
+}
+
 TEST_F(FileLockTest, EveryWaiterOfAQueueLinksItsOwnRecord) {
     // Three processes: the holder, the head (head at once: its record's file is kept from its
     // first attempt) and one behind it (promoted while the lock is held: it prepares its

@@ -654,6 +654,25 @@ long long LockFile::draw_fence() {
     return fence_;
 }
 
+bool LockFile::overwrite_record(std::size_t offset, std::string_view bytes,
+                                std::size_t record_size) noexcept {
+    if (!held_by_us() || !held_fd_ || offset + bytes.size() > record_size) return false;
+    // Not on a shared filesystem: a round trip to the server while holding, for a timestamp.
+    if (!on_local_filesystem()) return false;
+    struct stat st;
+    if (::fstat(held_fd_.get(), &st) != 0 || static_cast<std::size_t>(st.st_size) != record_size)
+        return false;
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        ssize_t n = ::pwrite(held_fd_.get(), bytes.data() + done, bytes.size() - done,
+                             static_cast<off_t>(offset + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
 bool LockFile::release() {
     if (!held_) return false;
     held_ = false;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/deadline.hpp"
 #include "common/fd.hpp"
@@ -84,6 +85,14 @@ class LockFile {
     long long draw_fence();
     // The token of the acquisition we hold; 0 if none was drawn or the lock is not held.
     long long fence() const { return held_by_us() ? fence_ : 0; }
+
+    // Overwrites `bytes` at `offset` of the record of the lock file we hold, if the file is
+    // `record_size` bytes long (the timestamp of a record written as a wait began, rewritten once
+    // the lock is taken: the original wrote a new record at every try). Local filesystems only,
+    // through our own descriptor; the length never changes, but a reader racing the write may
+    // see some bytes old and some new. Returns whether it was written.
+    bool overwrite_record(std::size_t offset, std::string_view bytes,
+                          std::size_t record_size) noexcept;
 
     // Removes the lock file if it is still ours. Returns whether it was removed. In a process
     // other than the one that acquired (after fork) it only forgets the lock.
