@@ -17,7 +17,6 @@ extern "C" {
 }
 
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -406,21 +405,11 @@ bool lock_round(zend_object *object, const nativelock::Deadline &deadline,
         const std::string text = record_text(object, custom);
         *made = RoundRecord{};
         if (!custom) {
-            // `"timestamp";s:19:"<stamp>"`, found without allocating (lock() is a hot path).
             const std::string_view stamp = NATIVELOCK_G(timestamp_text);
-            constexpr std::string_view key = "\"timestamp\";s:";
-            char length[24];
-            char *length_end = std::to_chars(length, length + sizeof length - 2, stamp.size()).ptr;
-            *length_end++ = ':';
-            *length_end++ = '"';
-            const std::string_view prefix(length, static_cast<std::size_t>(length_end - length));
-            const std::size_t at = text.find(key);
-            const std::size_t value = at + key.size() + prefix.size();
-            if (at != std::string::npos && stamp.size() < sizeof made->stamp &&
-                text.compare(at + key.size(), prefix.size(), prefix) == 0 &&
-                text.compare(value, stamp.size(), stamp) == 0) {
+            const std::size_t at = nativelock::file::find_timestamp(text, stamp);
+            if (at != std::string_view::npos && stamp.size() < sizeof made->stamp) {
                 made->size = text.size();
-                made->offset = value;
+                made->offset = at;
                 made->stamped = NATIVELOCK_G(timestamp_second);
                 std::memcpy(made->stamp, stamp.data(), stamp.size() + 1);
             }

@@ -90,6 +90,14 @@ int wait_status(pid_t pid) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// An inotify watch for names created in (or moved into) `dir`; not open if it cannot be set.
+UniqueFd watch_created(const std::string &dir) {
+    UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    if (watch && inotify_add_watch(watch.get(), dir.c_str(), IN_CREATE | IN_MOVED_TO) < 0)
+        watch.reset();
+    return watch;
+}
+
 // Names created in (or moved into) a directory, as an inotify watch reports them.
 std::vector<std::string> created_names(int watch) {
     std::vector<std::string> created;
@@ -408,9 +416,8 @@ TEST_F(FileLockTest, TheNamedTempFilePathWritesTheRecordAndLeavesNoTempFile) {
 TEST_F(FileLockTest, OnALocalFilesystemNoNameButTheLockFileIsEverCreated) {
     // The record goes to an unnamed file: the directory sees the lock file appear, and no
     // temp file (the named path would create and remove "<lock>.pid.N.mtrand.M").
-    UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    UniqueFd watch = watch_created(dir_);
     ASSERT_TRUE(watch);
-    ASSERT_GE(inotify_add_watch(watch.get(), dir_.c_str(), IN_CREATE | IN_MOVED_TO), 0);
     LockFile lock(path_);
     ASSERT_EQ(lock.try_acquire(record()), Status::Acquired);
     LockFile other(path_);
@@ -626,9 +633,8 @@ LinkOutcome lock_and_list_names(const std::string &dir, const std::string &path,
         LockFile lock(path);
         if (lock.try_acquire(mine) != Status::Acquired || !lock.release()) return 1;
         if (links == Links::kNamedOnceProcIsGone && !hide_proc()) return 77;
-        UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
-        if (!watch || inotify_add_watch(watch.get(), dir.c_str(), IN_CREATE | IN_MOVED_TO) < 0)
-            return 2;
+        UniqueFd watch = watch_created(dir);
+        if (!watch) return 2;
         if (lock.try_acquire(mine) != Status::Acquired) return 3;
         std::ifstream in(path);
         if (std::string((std::istreambuf_iterator<char>(in)), {}) != mine) return 4;
@@ -670,9 +676,8 @@ TEST_F(FileLockTest, WhereTheKernelRefusesTheDescriptorProcLinksTheUnnamedFile) 
     pid_t child = fork_child([&] {
         if (!UniqueFd(open(dir_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600))) return 79;
         if (!refuse_descriptor_links()) return 77;
-        UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
-        if (!watch || inotify_add_watch(watch.get(), dir_.c_str(), IN_CREATE | IN_MOVED_TO) < 0)
-            return 2;
+        UniqueFd watch = watch_created(dir_);
+        if (!watch) return 2;
         for (int i = 0; i < 2; ++i) {
             LockFile lock(path_);
             if (lock.try_acquire(record()) != Status::Acquired || slurp(path_) != record())

@@ -1,5 +1,6 @@
 #include "file/record.hpp"
 
+#include <charconv>
 #include <cstdlib>
 #include <memory>
 
@@ -187,6 +188,24 @@ std::string encode_own(std::string_view name, std::string_view timestamp) {
     put_value(out, std::string_view(token, sizeof token));
     out.append(frame->tail);
     return out;
+}
+
+std::size_t find_timestamp(std::string_view record, std::string_view timestamp) {
+    // `s:9:"timestamp";s:<length>:"<timestamp>"`, matched piece by piece (no allocation: this
+    // runs on every lock() call).
+    constexpr std::string_view key = "s:9:\"timestamp\";s:";
+    char length[24];
+    char *end = std::to_chars(length, length + sizeof length - 2, timestamp.size()).ptr;
+    *end++ = ':';
+    *end++ = '"';
+    const std::string_view prefix(length, static_cast<std::size_t>(end - length));
+    const std::size_t at = record.find(key);
+    if (at == std::string_view::npos) return std::string_view::npos;
+    const std::size_t value = at + key.size() + prefix.size();
+    if (record.compare(at + key.size(), prefix.size(), prefix) != 0 ||
+        record.compare(value, timestamp.size(), timestamp) != 0)
+        return std::string_view::npos;
+    return value;
 }
 
 std::optional<OwnerRecord> decode(std::string_view text) {

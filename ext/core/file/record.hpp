@@ -33,6 +33,10 @@ std::string encode(const OwnerRecord &record);
 // uncontended try_lock()+unlock(). Equal to encode() of the same record (tested).
 std::string encode_own(std::string_view name, std::string_view timestamp);
 
+// Where `timestamp` stands in `record` as the value of its "timestamp" key (the offset of its
+// first character), or std::string_view::npos. For rewriting a record's timestamp in place.
+std::size_t find_timestamp(std::string_view record, std::string_view timestamp);
+
 // Reads any serialize()d array (including one from an overridden bake_data()), taking the
 // known keys and skipping everything else. Nothing if the text is not a serialized array.
 std::optional<OwnerRecord> decode(std::string_view text);
