@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -138,6 +140,91 @@ TEST(LocalQueue, ANewcomerLeavesAPassingPlaceToTheWokenWaiter) {
     newcomer.leave();
     ::close(woken);
     EXPECT_FALSE(newcomer.others_waiting());
+}
+
+// Sets the barging window for one test, and puts Go's 1 ms back after it.
+struct BargingWindow {
+    explicit BargingWindow(std::chrono::microseconds window) {
+        test_hooks::set_barging_window(window);
+    }
+    ~BargingWindow() { test_hooks::set_barging_window(1ms); }
+};
+
+// A headship is fresh for its first window: when the first comer becomes the head at once,
+// and again when a head leaves and passes it on (published before the next process runs).
+// Freshness is checked with a long window, staleness with a short one (the age only grows),
+// so that a slow machine cannot make either check fail.
+TEST(LocalQueue, AHeadshipIsFreshForItsFirstWindowOnly) {
+    BargingWindow window(10s);
+    const std::string path = unique_path("fresh");
+    LocalQueue head(path), probe(path);
+    EXPECT_FALSE(probe.head_is_fresh()) << "nobody has been the head of this lock";
+    ASSERT_TRUE(head.join());
+    EXPECT_TRUE(probe.head_is_fresh());
+    std::this_thread::sleep_for(60ms);
+    test_hooks::set_barging_window(50ms);
+    EXPECT_FALSE(probe.head_is_fresh()) << "the head has been the head for longer than the window";
+    Pipe events;
+    pid_t pid = spawn_waiter(path, events, 'w', 300ms);
+    ASSERT_EQ(events.get(5000), 'j');
+    test_hooks::set_barging_window(10s);
+    head.leave();
+    EXPECT_TRUE(probe.head_is_fresh()) << "the leaving head did not pass its headship on";
+    EXPECT_EQ(events.get(5000), 'w');
+    std::this_thread::sleep_for(60ms);
+    test_hooks::set_barging_window(50ms);
+    EXPECT_FALSE(probe.head_is_fresh());
+    EXPECT_EQ(wait_child(pid), 0);
+    // The queue is empty again: a headship left in the table is not read (others_waiting()).
+    EXPECT_FALSE(probe.others_waiting());
+}
+
+// The table has fewer entries than there are slots: a lock whose slot shares an entry with
+// another's is not taken for that lock's head.
+TEST(LocalQueue, AFreshHeadOfAnotherLockOnTheSameEntryIsNotOurs) {
+    BargingWindow window(10s);
+    const std::string first = unique_path("entry-0");
+    const std::uint64_t entry = LocalQueue(first).slot() % 4096;
+    std::string second;
+    for (int i = 1; i < 1000000 && second.empty(); ++i) {
+        std::string candidate = unique_path(("entry-" + std::to_string(i)).c_str());
+        LocalQueue q(candidate);
+        if (q.slot() % 4096 == entry && q.slot() != LocalQueue(first).slot()) second = candidate;
+    }
+    ASSERT_FALSE(second.empty());
+    LocalQueue head(first), ours(first), theirs(second);
+    ASSERT_TRUE(head.join());
+    EXPECT_TRUE(ours.head_is_fresh());
+    EXPECT_FALSE(theirs.head_is_fresh());
+    head.leave();
+}
+
+// A full /dev/shm (a container's holds 64 MB) costs the headship table, not the process: a
+// write to a hole of a full tmpfs raises SIGBUS. In a child with a private mount namespace and
+// a full 16 KB tmpfs on /dev/shm, the queue still works, without a table.
+TEST(LocalQueue, AFullShmCostsTheTableNotTheProcess) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+        if (::unshare(CLONE_NEWNS) != 0 ||
+            ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+            ::mount("none", "/dev/shm", "tmpfs", 0, "size=16k") != 0)
+            ::_exit(77);
+        const std::string filler(16 * 1024, 'x');
+        int fd = ::open("/dev/shm/filler", O_WRONLY | O_CREAT, 0600);
+        while (fd >= 0 && ::write(fd, filler.data(), filler.size()) > 0) {
+        }
+        test_hooks::forget_headship_tables();  // the table of the real /dev/shm, from the parent
+        test_hooks::set_barging_window(10s);
+        const std::string path = unique_path("full-shm");
+        LocalQueue head(path), probe(path);
+        if (!head.join() || !head.is_head()) ::_exit(2);  // the queue itself works
+        if (probe.head_is_fresh()) ::_exit(3);            // no table: no headship is known
+        head.leave();                                     // passes the headship on: must not fault
+        ::_exit(0);
+    }
+    const int rc = wait_child(pid);
+    if (rc == 77) GTEST_SKIP() << "no private mount namespace here (needs CAP_SYS_ADMIN)";
+    EXPECT_EQ(rc, 0) << (rc == 100 + SIGBUS ? "SIGBUS: the table was mapped over holes" : "");
 }
 
 TEST(LocalQueue, DifferentLocksQueueOnDifferentSlots) {
@@ -382,6 +469,22 @@ class FileLockQueueTest : public ::testing::Test {
 
     static std::string record() { return test_support::own_record("queued lock"); }
 
+    // A child that reports 'j', waits for the lock, reports 'w' once it holds it ('x' if it
+    // could not), holds it 100 ms and releases it.
+    pid_t spawn_lock_waiter(Pipe &events) {
+        pid_t pid = ::fork();
+        if (pid == 0) {
+            LockFile waiter(path_);
+            events.put('j');
+            WaitResult r = waiter.acquire(record(), Deadline::after(20), nullptr);
+            events.put(r.status == Status::Acquired ? 'w' : 'x');
+            std::this_thread::sleep_for(100ms);
+            waiter.release();
+            ::_exit(0);
+        }
+        return pid;
+    }
+
     std::string dir_, path_;
 };
 
@@ -391,16 +494,7 @@ TEST_F(FileLockQueueTest, ARelockingHolderQueuesBehindTheWaiter) {
     LockFile holder(path_);
     ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
     Pipe events;
-    pid_t pid = ::fork();
-    if (pid == 0) {
-        LockFile waiter(path_);
-        events.put('j');
-        WaitResult r = waiter.acquire(record(), Deadline::after(20), nullptr);
-        events.put(r.status == Status::Acquired ? 'w' : 'x');
-        std::this_thread::sleep_for(100ms);
-        waiter.release();
-        ::_exit(0);
-    }
+    pid_t pid = spawn_lock_waiter(events);
     ASSERT_EQ(events.get(5000), 'j');
     std::this_thread::sleep_for(200ms);  // the waiter is queued, watching the lock file
     ASSERT_TRUE(holder.release());
@@ -430,6 +524,7 @@ TEST_F(FileLockQueueTest, AnInterruptedWaitKeepsItsPlaceUntilAbandoned) {
 TEST_F(FileLockQueueTest, AStuckHeadCostsAWaiterASliceNotItsLock) {
     LocalQueue stuck(path_);
     ASSERT_TRUE(stuck.join());
+    std::this_thread::sleep_for(20ms);  // past the headship's first window (1 ms)
     LockFile waiter(path_);
     auto start = std::chrono::steady_clock::now();
     WaitResult r = waiter.acquire(record(), Deadline::after(20), nullptr);
@@ -438,6 +533,52 @@ TEST_F(FileLockQueueTest, AStuckHeadCostsAWaiterASliceNotItsLock) {
     EXPECT_GE(waited, 400ms);  // it did not barge past the head at once
     EXPECT_LT(waited, 5s);
     waiter.release();
+}
+
+// While the head is fresh (the first window of its headship), a newcomer takes a free lock
+// rather than leave it idle until the head runs; so does the holder that asks again.
+TEST_F(FileLockQueueTest, ANewcomerTakesAFreeLockWhileTheHeadIsFresh) {
+    BargingWindow window(10s);
+    LocalQueue head(path_);
+    ASSERT_TRUE(head.join());
+    LockFile newcomer(path_);
+    auto start = std::chrono::steady_clock::now();
+    WaitResult r = newcomer.acquire(record(), Deadline::after(20), nullptr);
+    EXPECT_EQ(r.status, Status::Acquired);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 400ms) << "it waited behind the head";
+    ASSERT_TRUE(newcomer.release());
+    r = newcomer.acquire(record(), Deadline::after(20), nullptr);
+    EXPECT_EQ(r.status, Status::Acquired);
+    newcomer.release();
+    LocalQueue probe(path_);
+    head.leave();
+    EXPECT_FALSE(probe.others_waiting()) << "the newcomer left a place behind";
+}
+
+// A fresh head does not let a newcomer past a held lock: the newcomer queues behind the head
+// and gets the lock after it.
+TEST_F(FileLockQueueTest, AFreshHeadStillGoesBeforeANewcomerWhenTheLockIsHeld) {
+    BargingWindow window(10s);
+    LockFile holder(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    Pipe events;
+    pid_t pid = spawn_lock_waiter(events);
+    ASSERT_EQ(events.get(5000), 'j');
+    LocalQueue probe(path_);
+    for (int i = 0; i < 500 && !probe.others_waiting(); ++i) std::this_thread::sleep_for(10ms);
+    ASSERT_TRUE(probe.head_is_fresh());
+    std::thread newcomer([&] {
+        LockFile lock(path_);
+        WaitResult r = lock.acquire(record(), Deadline::after(20), nullptr);
+        events.put(r.status == Status::Acquired ? 'n' : 'x');
+        lock.release();
+    });
+    std::this_thread::sleep_for(200ms);  // the newcomer is queued behind the child by now
+    ASSERT_TRUE(holder.release());
+    EXPECT_EQ(events.get(5000), 'w');
+    EXPECT_EQ(events.get(5000), 'n');
+    newcomer.join();
+    EXPECT_EQ(wait_child(pid), 0);
 }
 
 // A head promoted while the lock is held waits without a first attempt; it still finds out

@@ -4,7 +4,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -36,6 +38,8 @@ constexpr int kPassingPlaceLookUs = 100;
 // shared with the other process, and a lock taken through it later would outlive its taker
 // (a crashed parent's place held for as long as a child lives).
 std::atomic<unsigned> fork_generation{0};
+// How long after a headship began a newcomer may still try a free lock (Go's 1 ms).
+std::atomic<std::int64_t> barging_window_us{1000};
 // The waiting thread needs little: one fcntl, one write, and cancellation's unwinding.
 constexpr std::size_t kThreadStackBytes = 64 * 1024;
 
@@ -111,6 +115,70 @@ int open_queue_file() {
         return -1;
     }
     return fd;
+}
+
+// Where the current headship of each slot began: kHeadshipEntries words at the start of the
+// queue file, mapped shared by every process that asks. A word holds the slot's top 22 bits
+// (so that another lock hashed to the same entry is not taken for ours) and the start in
+// microseconds of CLOCK_MONOTONIC, 40 bits: 12.7 days, after which an old word could look
+// fresh again for one window. A wrong or torn word changes who may try first, never who holds.
+constexpr std::size_t kHeadshipEntries = 4096;
+constexpr std::size_t kHeadshipBytes = kHeadshipEntries * sizeof(std::uint64_t);
+constexpr unsigned kHeadshipTimeBits = 40;
+constexpr std::uint64_t kHeadshipTimeMask = (std::uint64_t{1} << kHeadshipTimeBits) - 1;
+
+std::uint64_t monotonic_us() {
+    timespec now;
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<std::uint64_t>(now.tv_sec) * 1000000u +
+           static_cast<std::uint64_t>(now.tv_nsec) / 1000u;
+}
+
+// The table of the effective uid's queue file, or nullptr. Mapped once per uid and process
+// (a forked child shares the mapping, which names the same file) and never unmapped: another
+// thread may be reading it. No mutex, so that a child forked by another thread in the middle
+// cannot find one held forever: two threads that map at once keep both mappings.
+struct HeadshipMapping {
+    uid_t euid;
+    std::uint64_t *words;  // nullptr: this uid has no table
+};
+constexpr std::size_t kHeadshipMappingsKept = 4;  // uids looked up without mapping again
+constexpr unsigned kHeadshipMappingsMax = 64;     // then no more tables: a bounded leak
+std::atomic<const HeadshipMapping *> headship_mappings[kHeadshipMappingsKept];
+std::atomic<unsigned> headship_mappings_made{0};
+
+std::uint64_t *headship_table() {
+    const uid_t euid = ::geteuid();
+    for (const auto &kept : headship_mappings) {
+        const HeadshipMapping *m = kept.load(std::memory_order_acquire);
+        if (m && m->euid == euid) return m->words;
+    }
+    if (headship_mappings_made.load() >= kHeadshipMappingsMax) return nullptr;
+    std::uint64_t *words = nullptr;
+    UniqueFd fd(open_queue_file());
+    // The table's blocks are allocated before it is mapped: a write to a hole of a full tmpfs
+    // (a container's small /dev/shm) would raise SIGBUS. A filesystem that cannot allocate
+    // them gets no table (fallocate(), not posix_fallocate(): its emulation writes zeros over
+    // what other processes write).
+    if (fd && ::fallocate(fd.get(), 0, 0, static_cast<off_t>(kHeadshipBytes)) == 0) {
+        void *at = ::mmap(nullptr, kHeadshipBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
+        if (at != MAP_FAILED) words = static_cast<std::uint64_t *>(at);
+    }
+    // A failure is kept too: the queue then stays strictly first-come-first-served. A record
+    // pushed out by a fifth uid is not freed (a reader may hold it); a process that keeps
+    // changing among more than four uids maps again each time, up to kHeadshipMappingsMax.
+    const unsigned at = headship_mappings_made.fetch_add(1) % kHeadshipMappingsKept;
+    headship_mappings[at].store(new HeadshipMapping{euid, words}, std::memory_order_release);
+    return words;
+}
+
+std::uint64_t *headship_word(std::uint64_t slot) {
+    std::uint64_t *table = headship_table();
+    return table ? &table[slot % kHeadshipEntries] : nullptr;
+}
+
+std::uint64_t headship_tag(std::uint64_t slot) {
+    return slot >> kHeadshipTimeBits;
 }
 
 // The descriptor others_waiting() asks through: it never holds a lock, so every lock the
@@ -251,6 +319,14 @@ void set_before_register(void (*hook)()) {
     before_register_hook.store(hook);
 }
 
+void set_barging_window(std::chrono::microseconds window) {
+    barging_window_us.store(window.count() < 0 ? 0 : window.count());
+}
+
+void forget_headship_tables() {
+    for (auto &kept : headship_mappings) kept.store(nullptr);
+}
+
 void set_passing_place_wait(std::chrono::milliseconds wait) {
     passing_place_wait.store(
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait).count());
@@ -267,6 +343,23 @@ bool LocalQueue::others_waiting() const {
     if (fd < 0) return false;
     return taken_by_others(fd, presence_range(slot_, F_WRLCK)) ||
            taken_by_others(fd, slot_range(slot_, F_WRLCK));
+}
+
+bool LocalQueue::head_is_fresh() const {
+    const std::uint64_t *word = headship_word(slot_);
+    if (!word) return false;
+    const std::uint64_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+    if (seen >> kHeadshipTimeBits != headship_tag(slot_)) return false;
+    const std::uint64_t age = (monotonic_us() - seen) & kHeadshipTimeMask;
+    return age < static_cast<std::uint64_t>(barging_window_us.load(std::memory_order_relaxed));
+}
+
+void LocalQueue::publish_headship() const {
+    if (std::uint64_t *word = headship_word(slot_)) {
+        __atomic_store_n(
+            word, headship_tag(slot_) << kHeadshipTimeBits | (monotonic_us() & kHeadshipTimeMask),
+            __ATOMIC_RELAXED);
+    }
 }
 
 bool LocalQueue::joined() {
@@ -316,11 +409,13 @@ LocalQueue::Joined LocalQueue::join_once(const Deadline &deadline, unsigned gene
         (void)set_presence(place.get(), slot_, F_UNLCK);
         return Joined::No;
     };
+    thread_error_.store(0);
     struct flock range = slot_range(slot_, F_WRLCK);
     if (::fcntl(place.get(), F_OFD_SETLK, &range) == 0) {
         // Nobody queued: head at once, no thread needed.
         place_fd_ = std::move(place);
         joined_ = head_ = true;
+        publish_headship();
         return PlaceRegistry::add_unless_forked(this, generation) ? Joined::Yes : Joined::Forked;
     }
     if (errno != EAGAIN && errno != EACCES) return give_up();
@@ -329,7 +424,6 @@ LocalQueue::Joined LocalQueue::join_once(const Deadline &deadline, unsigned gene
     if (!ready) return give_up();
     place_fd_ = std::move(place);
     ready_fd_ = std::move(ready);
-    thread_error_.store(0);
 
     pthread_attr_t attr;
     ::pthread_attr_init(&attr);
@@ -423,6 +517,10 @@ void LocalQueue::leave() {
     // the kernel hands it to the next waiter. A descriptor that could not be unlocked is
     // closed, which frees the byte too.
     stop_thread();
+    // A head that holds its place passes the headship on: the next one's begins now, even
+    // though that process takes the byte only once it runs (the first window covers its
+    // wake-up). A head that lost its place to a failed queue has no headship to pass.
+    if (head_ && thread_error_.load() == 0) publish_headship();
     // Absent first: a newcomer that found us present and the place free would wait for us.
     struct flock range = slot_range(slot_, F_UNLCK);
     const bool absent = set_presence(place_fd_.get(), slot_, F_UNLCK);

@@ -16,6 +16,14 @@
 // The newcomer becomes present only after that wait, so that two newcomers never wait for each
 // other.
 //
+// A strict queue costs a wake-up per acquisition: the released lock waits until the head's
+// process runs, which on a virtual machine's idle CPU takes 100 µs and more. So, as in Go's
+// sync.Mutex, a newcomer (a holder that asks again, too) may still try a free lock while the
+// head is fresh: for the first millisecond of each headship. Once the head has been head for
+// longer, it is starving, and newcomers queue behind it. Where a headship began lives in a
+// small table in the queue file, which every queued process maps; the byte locks ignore the
+// file's content. Like the queue, the table decides order only.
+//
 // F_OFD_SETLKW has no timeout, and PHP must serve signals while it waits: the blocking call runs
 // in a short-lived thread of its own (all signals blocked, so PHP's handlers keep running in
 // the main thread), which reports through an eventfd and is cancelled when the wait ends early.
@@ -41,6 +49,11 @@ void set_passing_place_wait(std::chrono::milliseconds wait);
 // Called by join() between taking a descriptor and registering the place (nullptr: none), to
 // fork in that window. Tests only.
 void set_before_register(void (*hook)());
+// How long after a headship began newcomers may still try the lock (1 ms). Tests only.
+void set_barging_window(std::chrono::microseconds window);
+// Forgets the headship tables this process mapped (not unmapped), so that the next lookup maps
+// the queue file again. Tests only.
+void forget_headship_tables();
 }  // namespace test_hooks
 
 class LocalQueue {
@@ -54,6 +67,12 @@ class LocalQueue {
     // byte, and the place byte that older versions hold alone). A newcomer that finds waiters
     // joins behind them instead of trying the lock.
     bool others_waiting() const;
+
+    // Whether the head of this queue became the head less than the barging window ago: a
+    // newcomer that finds others waiting may then try a free lock before it queues. False when
+    // nobody has published a headship for this lock (a head of an older version, a table
+    // that could not be mapped): newcomers queue.
+    bool head_is_fresh() const;
 
     // Takes a place at the end of the queue. Returns false if the queue is unavailable (no
     // queue file, no thread): the caller then waits as the head would, unqueued. May first
@@ -80,6 +99,8 @@ class LocalQueue {
     Joined join_once(const Deadline &deadline, unsigned generation);
     void abandon_shared_place();
     static void *take_place(void *self);
+    // Notes in the shared table that a headship of this queue begins now.
+    void publish_headship() const;
     void stop_thread();
     void wait_for_passing_place(int fd, const Deadline &deadline) const;
     // In a forked child: closes the inherited descriptors and forgets the place, leaving the

@@ -567,9 +567,12 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
     };
 
     if (!queue.joined()) {
-        // A newcomer tries at once only when nobody of this host is queued: taking a lock that
-        // was just released ahead of its waiters is what starved them (barging).
-        if (!queue.others_waiting()) {
+        // A newcomer tries at once when nobody of this host is queued, or when the queue's
+        // head became the head within the barging window and the lock is free: a hand-off
+        // that waits for the head's wake-up would leave the lock idle meanwhile. Past the
+        // window the head is starving, and taking the lock ahead of it is what starved
+        // waiters (see LocalQueue).
+        if (!queue.others_waiting() || (queue.head_is_fresh() && !lock_file_present(path_))) {
             *contention = Contention{};
             Status status = try_acquire(record, contention);
             if (status != Status::AlreadyLocked || deadline.expired()) return {status};
