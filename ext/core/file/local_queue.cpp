@@ -4,7 +4,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,7 +91,8 @@ bool taken_by_others(int fd, struct flock range) {
 }
 
 // One queue file per user: processes of other users can neither stall nor see our queue. It
-// lives in memory (/dev/shm) where there is such a directory; it holds no data.
+// lives in memory (/dev/shm) where there is such a directory; its only data is the headship
+// table.
 // Named for the effective uid at each open: a process that changed its uid (posix_setuid())
 // must not create the file of the uid it had.
 std::string queue_file_path() {
@@ -117,13 +117,14 @@ int open_queue_file() {
     return fd;
 }
 
-// Where the current headship of each slot began: kHeadshipEntries words at the start of the
-// queue file, mapped shared by every process that asks. A word holds the slot's top 22 bits
-// (so that another lock hashed to the same entry is not taken for ours) and the start in
-// microseconds of CLOCK_MONOTONIC, 40 bits: 12.7 days, after which an old word could look
-// fresh again for one window. A wrong or torn word changes who may try first, never who holds.
-constexpr std::size_t kHeadshipEntries = 4096;
-constexpr std::size_t kHeadshipBytes = kHeadshipEntries * sizeof(std::uint64_t);
+// Where the current headship of each slot began: LocalQueue::kHeadshipEntries words at the
+// start of the queue file (the byte locks ignore its content), read and written with pread()
+// and pwrite(). Not mapped: a mapping faults (SIGBUS) on a page that a full tmpfs cannot give
+// or that someone truncated away, where pwrite() fails and pread() reads nothing. A word holds
+// the slot's top 22 bits (so that another lock hashed to the same entry is not taken for ours)
+// and the start in microseconds of CLOCK_MONOTONIC, 40 bits: 12.7 days, after which an old
+// word could look fresh again for one window. A wrong or torn word changes who may try first,
+// never who holds.
 constexpr unsigned kHeadshipTimeBits = 40;
 constexpr std::uint64_t kHeadshipTimeMask = (std::uint64_t{1} << kHeadshipTimeBits) - 1;
 
@@ -134,47 +135,8 @@ std::uint64_t monotonic_us() {
            static_cast<std::uint64_t>(now.tv_nsec) / 1000u;
 }
 
-// The table of the effective uid's queue file, or nullptr. Mapped once per uid and process
-// (a forked child shares the mapping, which names the same file) and never unmapped: another
-// thread may be reading it. No mutex, so that a child forked by another thread in the middle
-// cannot find one held forever: two threads that map at once keep both mappings.
-struct HeadshipMapping {
-    uid_t euid;
-    std::uint64_t *words;  // nullptr: this uid has no table
-};
-constexpr std::size_t kHeadshipMappingsKept = 4;  // uids looked up without mapping again
-constexpr unsigned kHeadshipMappingsMax = 64;     // then no more tables: a bounded leak
-std::atomic<const HeadshipMapping *> headship_mappings[kHeadshipMappingsKept];
-std::atomic<unsigned> headship_mappings_made{0};
-
-std::uint64_t *headship_table() {
-    const uid_t euid = ::geteuid();
-    for (const auto &kept : headship_mappings) {
-        const HeadshipMapping *m = kept.load(std::memory_order_acquire);
-        if (m && m->euid == euid) return m->words;
-    }
-    if (headship_mappings_made.load() >= kHeadshipMappingsMax) return nullptr;
-    std::uint64_t *words = nullptr;
-    UniqueFd fd(open_queue_file());
-    // The table's blocks are allocated before it is mapped: a write to a hole of a full tmpfs
-    // (a container's small /dev/shm) would raise SIGBUS. A filesystem that cannot allocate
-    // them gets no table (fallocate(), not posix_fallocate(): its emulation writes zeros over
-    // what other processes write).
-    if (fd && ::fallocate(fd.get(), 0, 0, static_cast<off_t>(kHeadshipBytes)) == 0) {
-        void *at = ::mmap(nullptr, kHeadshipBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
-        if (at != MAP_FAILED) words = static_cast<std::uint64_t *>(at);
-    }
-    // A failure is kept too: the queue then stays strictly first-come-first-served. A record
-    // pushed out by a fifth uid is not freed (a reader may hold it); a process that keeps
-    // changing among more than four uids maps again each time, up to kHeadshipMappingsMax.
-    const unsigned at = headship_mappings_made.fetch_add(1) % kHeadshipMappingsKept;
-    headship_mappings[at].store(new HeadshipMapping{euid, words}, std::memory_order_release);
-    return words;
-}
-
-std::uint64_t *headship_word(std::uint64_t slot) {
-    std::uint64_t *table = headship_table();
-    return table ? &table[slot % kHeadshipEntries] : nullptr;
+off_t headship_offset(std::uint64_t slot) {
+    return static_cast<off_t>(slot % LocalQueue::kHeadshipEntries * sizeof(std::uint64_t));
 }
 
 std::uint64_t headship_tag(std::uint64_t slot) {
@@ -250,6 +212,12 @@ class SpareDescriptors {
     uid_t euid_ = 0;
 };
 
+// This thread's descriptor for looking at the queue without taking part in it.
+int probe_fd() {
+    static thread_local ProbeFd probe;
+    return probe.get();
+}
+
 SpareDescriptors &spares() {
     static thread_local SpareDescriptors instance;
     return instance;
@@ -323,10 +291,6 @@ void set_barging_window(std::chrono::microseconds window) {
     barging_window_us.store(window.count() < 0 ? 0 : window.count());
 }
 
-void forget_headship_tables() {
-    for (auto &kept : headship_mappings) kept.store(nullptr);
-}
-
 void set_passing_place_wait(std::chrono::milliseconds wait) {
     passing_place_wait.store(
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait).count());
@@ -338,28 +302,27 @@ LocalQueue::LocalQueue(const std::string &lock_path) : slot_(slot_of(lock_path))
 // The presence byte shows waiters while the place passes between them (the place byte is
 // free then); the place byte alone is what processes of older versions hold.
 bool LocalQueue::others_waiting() const {
-    static thread_local ProbeFd probe;
-    int fd = probe.get();
+    int fd = probe_fd();
     if (fd < 0) return false;
     return taken_by_others(fd, presence_range(slot_, F_WRLCK)) ||
            taken_by_others(fd, slot_range(slot_, F_WRLCK));
 }
 
 bool LocalQueue::head_is_fresh() const {
-    const std::uint64_t *word = headship_word(slot_);
-    if (!word) return false;
-    const std::uint64_t seen = __atomic_load_n(word, __ATOMIC_RELAXED);
+    const int fd = probe_fd();
+    std::uint64_t seen = 0;
+    if (fd < 0 || ::pread(fd, &seen, sizeof seen, headship_offset(slot_)) != sizeof seen)
+        return false;
     if (seen >> kHeadshipTimeBits != headship_tag(slot_)) return false;
     const std::uint64_t age = (monotonic_us() - seen) & kHeadshipTimeMask;
     return age < static_cast<std::uint64_t>(barging_window_us.load(std::memory_order_relaxed));
 }
 
 void LocalQueue::publish_headship() const {
-    if (std::uint64_t *word = headship_word(slot_)) {
-        __atomic_store_n(
-            word, headship_tag(slot_) << kHeadshipTimeBits | (monotonic_us() & kHeadshipTimeMask),
-            __ATOMIC_RELAXED);
-    }
+    const std::uint64_t word =
+        headship_tag(slot_) << kHeadshipTimeBits | (monotonic_us() & kHeadshipTimeMask);
+    // A failure (a full tmpfs) leaves the old word: newcomers then queue.
+    (void)::pwrite(place_fd_.get(), &word, sizeof word, headship_offset(slot_));
 }
 
 bool LocalQueue::joined() {

@@ -21,8 +21,8 @@
 // sync.Mutex, a newcomer (a holder that asks again, too) may still try a free lock while the
 // head is fresh: for the first millisecond of each headship. Once the head has been head for
 // longer, it is starving, and newcomers queue behind it. Where a headship began lives in a
-// small table in the queue file, which every queued process maps; the byte locks ignore the
-// file's content. Like the queue, the table decides order only.
+// small table at the start of the queue file (the byte locks ignore the file's content). Like
+// the queue, the table decides order only.
 //
 // F_OFD_SETLKW has no timeout, and PHP must serve signals while it waits: the blocking call runs
 // in a short-lived thread of its own (all signals blocked, so PHP's handlers keep running in
@@ -51,9 +51,6 @@ void set_passing_place_wait(std::chrono::milliseconds wait);
 void set_before_register(void (*hook)());
 // How long after a headship began newcomers may still try the lock (1 ms). Tests only.
 void set_barging_window(std::chrono::microseconds window);
-// Forgets the headship tables this process mapped (not unmapped), so that the next lookup maps
-// the queue file again. Tests only.
-void forget_headship_tables();
 }  // namespace test_hooks
 
 class LocalQueue {
@@ -90,6 +87,9 @@ class LocalQueue {
     // after fork the child only forgets the parent's place.
     void leave();
 
+    // Words in the queue file's headship table (a slot's word: slot % kHeadshipEntries).
+    static constexpr std::size_t kHeadshipEntries = 4096;
+
     // For tests: the byte this lock path queues on.
     std::uint64_t slot() const { return slot_; }
 
@@ -115,7 +115,8 @@ class LocalQueue {
     UniqueFd ready_fd_;  // eventfd the thread signals once the byte is ours
     pthread_t thread_{};
     bool thread_running_ = false;
-    std::atomic<int> thread_error_{0};  // errno of the thread's fcntl, for diagnostics
+    // errno of the thread's fcntl: a head whose queue failed has no headship to pass on
+    std::atomic<int> thread_error_{0};
 };
 
 }  // namespace nativelock::file
