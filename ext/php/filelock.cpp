@@ -28,6 +28,7 @@ extern "C" {
 #include "exceptions.h"
 #include "interrupts.h"
 #include "native_object.h"
+#include "file/local_queue.hpp"
 #include "file/lock_file.hpp"
 #include "file/name.hpp"
 #include "file/record.hpp"
@@ -590,8 +591,20 @@ void nativelock_filelock_minfo() {
     }
     php_info_print_table_start();
     php_info_print_table_header(2, "Filelock", "enabled");
-    php_info_print_table_row(2, "Filelock queue",
-                             "per host and user, FIFO; only the head watches the lock file");
+    // Whether newcomers may take a free lock in the first millisecond of a headship: not while
+    // this process cannot write the headship table.
+    char queue[240];
+    if (const int error = nativelock::file::headship_write_error()) {
+        snprintf(queue, sizeof queue,
+                 "per host and user, first come first served: no barging window (the headship "
+                 "table could not be written: %s); only the head watches the lock file",
+                 strerror(error));
+    } else {
+        snprintf(queue, sizeof queue, "%s",
+                 "per host and user, first come first served after a 1 ms barging window per "
+                 "headship (as Go's sync.Mutex); only the head watches the lock file");
+    }
+    php_info_print_table_row(2, "Filelock queue", queue);
     php_info_print_table_row(2, "Filelock release events", events);
     // How a local filesystem's unnamed record file takes the lock's name in this process.
     const char *linking =

@@ -143,6 +143,8 @@ std::uint64_t headship_tag(std::uint64_t slot) {
     return slot >> kHeadshipTimeBits;
 }
 
+std::atomic<int> last_headship_write_error{0};
+
 // The descriptor others_waiting() asks through: it never holds a lock, so every lock the
 // kernel reports on a slot is another waiter's. Renewed after fork and after a change of
 // uid (the queue file is per uid), per thread (ZTS).
@@ -322,7 +324,13 @@ void LocalQueue::publish_headship() const {
     const std::uint64_t word =
         headship_tag(slot_) << kHeadshipTimeBits | (monotonic_us() & kHeadshipTimeMask);
     // A failure (a full tmpfs) leaves the old word: newcomers then queue.
-    (void)::pwrite(place_fd_.get(), &word, sizeof word, headship_offset(slot_));
+    const bool written =
+        ::pwrite(place_fd_.get(), &word, sizeof word, headship_offset(slot_)) == sizeof word;
+    last_headship_write_error.store(written ? 0 : (errno ? errno : EIO), std::memory_order_relaxed);
+}
+
+int headship_write_error() {
+    return last_headship_write_error.load(std::memory_order_relaxed);
 }
 
 bool LocalQueue::joined() {

@@ -53,6 +53,11 @@ void set_before_register(void (*hook)());
 void set_barging_window(std::chrono::microseconds window);
 }  // namespace test_hooks
 
+// The errno of this process's last failed write to the headship table, 0 if the last one
+// succeeded or none was made (php --ri): while the table cannot be written (a full /dev/shm),
+// newcomers find no fresh head and the queue is strictly first come first served.
+int headship_write_error();
+
 class LocalQueue {
   public:
     explicit LocalQueue(const std::string &lock_path);
