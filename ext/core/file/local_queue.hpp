@@ -1,6 +1,6 @@
 // A first-come-first-served queue of the processes of this host (and user) that wait for one
-// lock file, so that a release wakes one waiter instead of all of them, and a newcomer cannot
-// take the lock ahead of those already waiting.
+// lock file, so that a release wakes one waiter instead of all of them, and a newcomer does not
+// take the lock ahead of those already waiting (but in the barging window, below).
 //
 // The queue is an OFD byte-range lock (F_OFD_SETLKW) on one byte of a per-user queue file, the
 // byte chosen by a hash of the lock path. Since Linux 4.20 the kernel keeps conflicting waiters
@@ -54,7 +54,8 @@ void set_barging_window(std::chrono::microseconds window);
 }  // namespace test_hooks
 
 // The errno of this process's last failed write to the headship table, 0 if the last one
-// succeeded or none was made (php --ri): while the table cannot be written (a full /dev/shm),
+// succeeded or none was made (for phpinfo() in this process; a fresh `php --ri` has made none):
+// while the table cannot be written (a full /dev/shm),
 // newcomers find no fresh head and the queue is strictly first come first served.
 int headship_write_error();
 
@@ -73,7 +74,7 @@ class LocalQueue {
     // Whether the head of this queue became the head less than the barging window ago: a
     // newcomer that finds others waiting may then try a free lock before it queues. False when
     // nobody has published a headship for this lock (a head of an older version, a table
-    // that could not be mapped): newcomers queue.
+    // that could not be written): newcomers queue.
     bool head_is_fresh() const;
 
     // Takes a place at the end of the queue. Returns false if the queue is unavailable (no
