@@ -593,16 +593,16 @@ void nativelock_filelock_minfo() {
     php_info_print_table_header(2, "Filelock", "enabled");
     // Whether newcomers may take a free lock in the first millisecond of a headship: not while
     // this process cannot write the headship table.
-    char queue[240];
+    const char *queue =
+        "per host and user, first come first served after a 1 ms barging window per headship "
+        "(as Go's sync.Mutex); only the head watches the lock file";
+    char failed[240];
     if (const int error = nativelock::file::headship_write_error()) {
-        snprintf(queue, sizeof queue,
+        snprintf(failed, sizeof failed,
                  "per host and user, first come first served: no barging window (the headship "
                  "table could not be written: %s); only the head watches the lock file",
                  strerror(error));
-    } else {
-        snprintf(queue, sizeof queue, "%s",
-                 "per host and user, first come first served after a 1 ms barging window per "
-                 "headship (as Go's sync.Mutex); only the head watches the lock file");
+        queue = failed;
     }
     php_info_print_table_row(2, "Filelock queue", queue);
     php_info_print_table_row(2, "Filelock release events", events);

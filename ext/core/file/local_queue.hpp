@@ -54,9 +54,9 @@ void set_barging_window(std::chrono::microseconds window);
 }  // namespace test_hooks
 
 // The errno of this process's last failed write to the headship table, 0 if the last one
-// succeeded or none was made (for phpinfo() in this process; a fresh `php --ri` has made none):
-// while the table cannot be written (a full /dev/shm),
-// newcomers find no fresh head and the queue is strictly first come first served.
+// succeeded or none was made (for phpinfo() in this process; a fresh `php --ri` has made none).
+// While the table cannot be written (a full /dev/shm), newcomers find no fresh head and the
+// queue is strictly first come first served.
 int headship_write_error();
 
 class LocalQueue {
