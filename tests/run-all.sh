@@ -61,7 +61,14 @@ if cmake -S . -B build/cmake -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$results/cmake.
     failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/')
     all=$(echo "$summary" | sed -E 's/.* out of ([0-9]+).*/\1/')
     if [ -z "$summary" ]; then failed=1; all=1; cat "$results/ctest.log"; fi
-    [ "$failed" != 0 ] && grep -E "Failed|FAILED|Failure" -A5 "$results/ctest.log" | head -60
+    if [ "$failed" != 0 ]; then
+        # Each failed test's status line and its output (up to the next test's start), then
+        # ctest's list: the output is what tells an abort (an uncaught exception) from a failure.
+        awk '/^ *[0-9]+\/[0-9]+ Test +#[0-9]+:/ { show = ($0 !~ / Passed +[0-9.]+ sec$/) }
+             /^ +Start +[0-9]+:/ { show = 0 }
+             /^The following tests FAILED:/ { show = 1 }
+             show' "$results/ctest.log" | head -200
+    fi
     count "core" $((all - failed)) "$failed"
 else
     tail -30 "$results/cmake.log"

@@ -176,16 +176,22 @@ void Protocol::deregister(const std::string &name) {
 
 // Rows past their TTL, or marked acquired by a session that no longer holds GET_LOCK, become ours
 // in one statement (the package deletes them and inserts anew: the same end state). The row's
-// previous session is kept in a session variable: the only session we may have to KILL.
+// previous holder is kept in a session variable: the only session we may have to KILL. Only a
+// row marked acquired names a holder; an unmarked row's session is a waiter (on the row-first
+// path, or a client of the package's order between its INSERT and its GET_LOCK), which may hold
+// GET_LOCK for a moment later, to probe, once it finds its row gone: KILLing it then fails its
+// lock() with a lost session (CI, 2026-11-27), so 0 is kept for it. (SET runs left to right:
+// the acquired flag read here is the row's old one.)
 bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
     // The row takes our spelling: a holder's GET_LOCK is always asked about under the name
     // that holder took it by.
     Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = IF((@" + kPreviousHolderVar +
-                       " := " + q_conn_ + ") IS NULL, connection_id(), connection_id()), " +
-                       q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
-                       " = false, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND (" +
-                       q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ +
-                       " AND " + row_holder_gone(q_name_, q_conn_) + "))",
+                       " := IF(" + q_acquired_ + ", " + q_conn_ +
+                       ", 0)) IS NULL, connection_id(), connection_id()), " + q_created_ +
+                       " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = false, " +
+                       q_name_ + " = ? WHERE " + q_name_ + " = ? AND (" + q_created_ + " + " +
+                       q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ + " AND " +
+                       row_holder_gone(q_name_, q_conn_) + "))",
                    {Param::integer(ttl), Param::str(name), Param::str(name)});
     return r.affected == 1;
 }
@@ -206,7 +212,7 @@ void Protocol::kill_session(long long victim) {
     }
 }
 
-// The session take_over_stale_row() found in the row it took; 0 if none.
+// The session that marked acquired the row take_over_stale_row() took; 0 if none did.
 long long Protocol::previous_holder() {
     Result previous = run("SELECT @" + std::string(kPreviousHolderVar), {}, false);
     return previous.value ? to_ll(previous.value) : 0;
@@ -214,7 +220,8 @@ long long Protocol::previous_holder() {
 
 // We own the row: take GET_LOCK. A waiter may hold it for a moment (its probe), and nobody else
 // may be killed for that. Only a session known to hold it for good is KILLed, and only while it
-// still holds it and is not our own: the session of the expired row we took over, or one that
+// still holds it and is not our own: the one that marked acquired the expired row we took over
+// (an unmarked row's session is a waiter, see take_over_stale_row()), or one that
 // holds GET_LOCK without any row of this name for a whole second (a holder past its TTL whose row
 // someone else removed).
 bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
@@ -243,7 +250,7 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
             if (to_ll(mine.value) == 0) return false;
         }
         if (!kill_rowless_holders_) {
-            // Only the session the stale row we took over names may be ended, and that one is,
+            // Only the holder the stale row we took over names may be ended, and that one is,
             // however short our deadline (the TTL promise: a single attempt takes over a holder
             // past its TTL). Anyone else holding GET_LOCK (no row: php-lock's MySQLMutex, an
             // application's own GET_LOCK, a waiter woken by that KILL) keeps it until it lets
@@ -268,8 +275,9 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
         }
         if (waited > 5.0) throw AcquireFailed(kHolderDoesNotTerminate);
         std::optional<long long> victim;
-        if (took_over && waited > 0.05) {
-            victim = previous_holder();
+        const long long marked_holder = took_over && waited > 0.05 ? previous_holder() : 0;
+        if (marked_holder != 0) {
+            victim = marked_holder;
         } else if (waited > 0.05) {
             Result holder =
                 run("SELECT IS_USED_LOCK(?), (SELECT COUNT(*) FROM " + q_table_ + " WHERE " +
