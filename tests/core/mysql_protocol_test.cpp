@@ -1221,27 +1221,75 @@ TEST_F(MysqlServer, RowFirstWaiterWhoseRowIsTakenStartsOver) {
     EXPECT_TRUE(r_unlocked);
 }
 
-// A stale row not marked acquired names a waiter, not a holder: whoever takes it over does not
-// KILL that session when it holds GET_LOCK (a waiter probes for a moment once its row is gone;
-// KILLed, its lock() failed with a lost session: CI, 2026-11-27). Here the session holds on,
-// and the taker, with kills of rowless holders off, waits up to its deadline.
-TEST_F(MysqlServer, TheSessionOfAnUnmarkedRowTakenOverIsNotKilled) {
-    NativeSession w(server()), x(server());
-    std::string n = name("unmarked-taken");
+// A stale row not marked acquired, past its TTL, and its session holding GET_LOCK: a waiter of
+// the row-first path probing once its row is gone, or a client of the package's order that got
+// GET_LOCK and could not mark its row. Returns that session's generation.
+static std::uint64_t unmarked_stale_row_with_get_lock(NativeSession &w, const std::string &n) {
     w.execute(
         "INSERT INTO shared_locks (name, connection_id, created, ttl, lock_acquired) "
         "VALUES (?, connection_id(), unix_timestamp() - 100, 1, false)",
         {Param::str(n)}, true, false);
     w.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
-    const auto session = w.generation();
-    Protocol px(x, QuoteStyle::Default);
-    px.set_kill_rowless_holders(false);
-    EXPECT_THROW(px.lock(n, Deadline::after(1.5), 30), LockTimeout);
-    w.ensure_connected();
-    EXPECT_EQ(w.generation(), session) << "the waiter's session was KILLed";
-    w.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
-    EXPECT_NO_THROW(px.lock(n, Deadline::after(5), 30));
-    EXPECT_TRUE(px.unlock(n));
+    return w.generation();
+}
+
+// Whoever takes such a row over does not KILL its session for holding GET_LOCK a moment (it
+// used to, and the waiter's lock() failed with a lost session: CI, 2026-11-27). Here it holds
+// on for 300 ms after the take-over, then lets go; the taker gets the lock.
+TEST_F(MysqlServer, TheSessionOfAnUnmarkedRowTakenOverIsNotKilledForAProbe) {
+    for (bool kill_rowless : {false, true}) {
+        SCOPED_TRACE(kill_rowless ? "rowless holders killed" : "rowless holders waited for");
+        NativeSession w(server()), x(server()), probe(server());
+        const std::string n = name(kill_rowless ? "unmarked-probe-k" : "unmarked-probe");
+        const auto session = unmarked_stale_row_with_get_lock(w, n);
+        const auto x_id = x.execute("SELECT CONNECTION_ID()", {}, false, false).value;
+        Protocol px(x, QuoteStyle::Default);
+        px.set_kill_rowless_holders(kill_rowless);
+        std::string failure;
+        std::thread xt([&] {
+            try {
+                px.lock(n, Deadline::after(10), 30);
+            } catch (const std::exception &e) {
+                failure = e.what();
+            }
+        });
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (probe.execute("SELECT connection_id FROM shared_locks WHERE name = ?",
+                             {Param::str(n)}, true, false)
+                       .value != x_id &&
+               std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // x took the row over
+        w.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+        xt.join();
+        EXPECT_EQ(failure, "");
+        w.ensure_connected();
+        EXPECT_EQ(w.generation(), session) << "the probing session was KILLed";
+        if (failure.empty()) EXPECT_TRUE(px.unlock(n));
+    }
+}
+
+// Held for a whole second, GET_LOCK is hung or leaked (the package's getLock() throws without
+// RELEASE_LOCK when its row was taken): the session is KILLed, kills of rowless holders on or
+// off, and the taker gets the lock.
+TEST_F(MysqlServer, TheSessionOfAnUnmarkedRowTakenOverIsKilledAfterHoldingASecond) {
+    for (bool kill_rowless : {false, true}) {
+        SCOPED_TRACE(kill_rowless ? "rowless holders killed" : "rowless holders waited for");
+        NativeSession w(server()), x(server());
+        const std::string n = name(kill_rowless ? "unmarked-hung-k" : "unmarked-hung");
+        const auto session = unmarked_stale_row_with_get_lock(w, n);
+        Protocol px(x, QuoteStyle::Default);
+        px.set_kill_rowless_holders(kill_rowless);
+        const auto t0 = std::chrono::steady_clock::now();
+        EXPECT_NO_THROW(px.lock(n, Deadline::after(10), 30));
+        const double took =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        EXPECT_GE(took, 1.0);
+        EXPECT_LT(took, 8.0);
+        w.ensure_connected();
+        EXPECT_NE(w.generation(), session) << "the hung session was not KILLed";
+        EXPECT_TRUE(px.unlock(n));
+    }
 }
 
 // A waiter granted GET_LOCK after waiting (here behind a rowless utf8mb4 holder) finds a marked

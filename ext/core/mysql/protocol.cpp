@@ -33,8 +33,10 @@ void sleep_seconds(double s) {
     if (s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(s));
 }
 
-// Where take_over_stale_row() leaves the session that held the row before us.
+// Where take_over_stale_row() leaves the session of the row it took, and whether that session
+// had marked it acquired.
 constexpr const char *kPreviousHolderVar = "nativelock_previous_holder";
+constexpr const char *kPreviousMarkedVar = "nativelock_previous_marked";
 // The session variable where the first try notes that its GET_LOCK was granted.
 constexpr const char *kGrantVar = "nativelock_grant";
 
@@ -176,22 +178,19 @@ void Protocol::deregister(const std::string &name) {
 
 // Rows past their TTL, or marked acquired by a session that no longer holds GET_LOCK, become ours
 // in one statement (the package deletes them and inserts anew: the same end state). The row's
-// previous holder is kept in a session variable: the only session we may have to KILL. Only a
-// row marked acquired names a holder; an unmarked row's session is a waiter (on the row-first
-// path, or a client of the package's order between its INSERT and its GET_LOCK), which may hold
-// GET_LOCK for a moment later, to probe, once it finds its row gone: KILLing it then fails its
-// lock() with a lost session (CI, 2026-11-27), so 0 is kept for it. (SET runs left to right:
-// the acquired flag read here is the row's old one.)
+// previous session, and whether it had marked the row acquired, are kept in session variables
+// (see take_get_lock_owning_row(): the only session we may have to KILL). Each is read in an
+// assignment of its own, before `lock_acquired` is assigned (SET runs left to right).
 bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
     // The row takes our spelling: a holder's GET_LOCK is always asked about under the name
     // that holder took it by.
     Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = IF((@" + kPreviousHolderVar +
-                       " := IF(" + q_acquired_ + ", " + q_conn_ +
-                       ", 0)) IS NULL, connection_id(), connection_id()), " + q_created_ +
-                       " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ + " = false, " +
-                       q_name_ + " = ? WHERE " + q_name_ + " = ? AND (" + q_created_ + " + " +
-                       q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ + " AND " +
-                       row_holder_gone(q_name_, q_conn_) + "))",
+                       " := " + q_conn_ + ") IS NULL, connection_id(), connection_id()), " +
+                       q_created_ + " = IF((@" + kPreviousMarkedVar + " := " + q_acquired_ +
+                       ") IS NULL, unix_timestamp(), unix_timestamp()), " + q_ttl_ + " = ?, " +
+                       q_acquired_ + " = false, " + q_name_ + " = ? WHERE " + q_name_ +
+                       " = ? AND (" + q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" +
+                       q_acquired_ + " AND " + row_holder_gone(q_name_, q_conn_) + "))",
                    {Param::integer(ttl), Param::str(name), Param::str(name)});
     return r.affected == 1;
 }
@@ -212,18 +211,32 @@ void Protocol::kill_session(long long victim) {
     }
 }
 
-// The session that marked acquired the row take_over_stale_row() took; 0 if none did.
-long long Protocol::previous_holder() {
-    Result previous = run("SELECT @" + std::string(kPreviousHolderVar), {}, false);
-    return previous.value ? to_ll(previous.value) : 0;
+// The session of the row take_over_stale_row() took (0 if none), and whether it had marked it
+// acquired.
+Protocol::PreviousSession Protocol::previous_session() {
+    Result previous = run("SELECT @" + std::string(kPreviousHolderVar) + ", @" + kPreviousMarkedVar,
+                          {}, false, true);
+    PreviousSession found;
+    if (!previous.rows.empty() && previous.rows[0].size() > 1) {
+        const auto &row = previous.rows[0];
+        if (row[0]) found.id = to_ll(row[0]);
+        found.marked = row[1] && to_ll(row[1]) != 0;
+    }
+    return found;
 }
 
 // We own the row: take GET_LOCK. A waiter may hold it for a moment (its probe), and nobody else
 // may be killed for that. Only a session known to hold it for good is KILLed, and only while it
-// still holds it and is not our own: the one that marked acquired the expired row we took over
-// (an unmarked row's session is a waiter, see take_over_stale_row()), or one that
-// holds GET_LOCK without any row of this name for a whole second (a holder past its TTL whose row
-// someone else removed).
+// still holds it and is not our own:
+// - the session that marked acquired the expired row we took over;
+// - the session of an unmarked row we took over, once it has held GET_LOCK for a whole second.
+//   That session was a waiter (the row-first path, or a client of the package's order between
+//   its INSERT and its GET_LOCK); finding its row gone, it may hold GET_LOCK for a moment to
+//   probe, and a KILL then failed its lock() with a lost session (CI, 2026-11-27). Held for a
+//   second, it is hung or leaked: the package's getLock() throws without RELEASE_LOCK when it
+//   cannot mark a row taken from it;
+// - with kill_rowless_holders_, one that holds GET_LOCK without any row of this name for a
+//   whole second (a holder past its TTL whose row someone else removed).
 bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                                         const Deadline &deadline,
                                         const std::function<void()> &check_interrupt) {
@@ -232,10 +245,31 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
     auto started = Deadline::Clock::now();
     std::optional<long long> rowless_holder;
     auto rowless_since = started;
+    std::optional<PreviousSession> previous;  // read once, after the first 50 ms
+    bool previous_holding = false;            // since previous_holding_since, at every look
+    auto previous_holding_since = started;
     // Sleeps, then lets the next pause grow (1 ms doubling up to 50 ms).
     auto back_off = [&](double seconds) {
         sleep_seconds(seconds);
         pause = std::min(pause * 2, 0.05);
+    };
+    // The previous session of the row we took over, if it is to be KILLed now (it holds
+    // GET_LOCK: since the take-over if it had marked the row, for a second if not); 0 if not.
+    auto taken_over_victim = [&](Deadline::Clock::time_point now) -> long long {
+        if (!took_over) return 0;
+        if (!previous) previous = previous_session();
+        if (!still_holds(name, previous->id)) {
+            previous_holding = false;
+            return 0;
+        }
+        if (previous->marked) return previous->id;
+        if (!previous_holding) {
+            previous_holding = true;
+            previous_holding_since = now;
+        }
+        return std::chrono::duration<double>(now - previous_holding_since).count() >= 1.0
+                   ? previous->id
+                   : 0;
     };
     while (!take_get_lock(name)) {
         auto now = Deadline::Clock::now();
@@ -250,7 +284,7 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
             if (to_ll(mine.value) == 0) return false;
         }
         if (!kill_rowless_holders_) {
-            // Only the holder the stale row we took over names may be ended, and that one is,
+            // Only the session of the stale row we took over may be ended, and that one is,
             // however short our deadline (the TTL promise: a single attempt takes over a holder
             // past its TTL). Anyone else holding GET_LOCK (no row: php-lock's MySQLMutex, an
             // application's own GET_LOCK, a waiter woken by that KILL) keeps it until it lets
@@ -260,8 +294,7 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                     back_off(pause);
                     continue;
                 }
-                const long long victim = previous_holder();
-                if (still_holds(name, victim)) {
+                if (const long long victim = taken_over_victim(now)) {
                     if (waited > 5.0 || kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
                     kill_session(victim);
                     back_off(pause);
@@ -274,29 +307,32 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
             continue;
         }
         if (waited > 5.0) throw AcquireFailed(kHolderDoesNotTerminate);
-        std::optional<long long> victim;
-        const long long marked_holder = took_over && waited > 0.05 ? previous_holder() : 0;
-        if (marked_holder != 0) {
-            victim = marked_holder;
-        } else if (waited > 0.05) {
-            Result holder =
-                run("SELECT IS_USED_LOCK(?), (SELECT COUNT(*) FROM " + q_table_ + " WHERE " +
-                        q_name_ + " = ? AND " + q_conn_ + " = IS_USED_LOCK(?))",
-                    {Param::str(name), Param::str(name), Param::str(name)}, true, true);
-            std::optional<long long> id;
-            if (!holder.rows.empty() && holder.rows[0].size() > 1 && holder.rows[0][0] &&
-                to_ll(holder.rows[0][1]) == 0)
-                id = to_ll(holder.rows[0][0]);
-            if (id != rowless_holder) {
-                rowless_holder = id;
-                rowless_since = now;
-            } else if (id && std::chrono::duration<double>(now - rowless_since).count() >= 1.0) {
-                victim = id;
+        if (waited > 0.05) {  // a victim is named only after 50 ms
+            std::optional<long long> victim;
+            if (const long long taken = taken_over_victim(now)) {
+                victim = taken;
+            } else {
+                Result holder =
+                    run("SELECT IS_USED_LOCK(?), (SELECT COUNT(*) FROM " + q_table_ + " WHERE " +
+                            q_name_ + " = ? AND " + q_conn_ + " = IS_USED_LOCK(?))",
+                        {Param::str(name), Param::str(name), Param::str(name)}, true, true);
+                std::optional<long long> id;
+                if (!holder.rows.empty() && holder.rows[0].size() > 1 && holder.rows[0][0] &&
+                    to_ll(holder.rows[0][1]) == 0)
+                    id = to_ll(holder.rows[0][0]);
+                if (id != rowless_holder) {
+                    rowless_holder = id;
+                    rowless_since = now;
+                } else if (id &&
+                           std::chrono::duration<double>(now - rowless_since).count() >= 1.0 &&
+                           still_holds(name, *id)) {
+                    victim = id;
+                }
             }
-        }
-        if (victim && still_holds(name, *victim)) {  // a victim is named only after 50 ms
-            if (kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
-            kill_session(*victim);
+            if (victim) {
+                if (kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
+                kill_session(*victim);
+            }
         }
         back_off(pause);
     }
