@@ -688,6 +688,22 @@ TEST_F(MysqlServer, TakeOverDoesNotKillASessionHoldingGetLockBriefly) {
     EXPECT_TRUE(pb.unlock(n));
 }
 
+// Waits (up to 10 s) until session `id` waits in GET_LOCK: under load, a thread started some
+// milliseconds ago may not have got there yet (a test ordering waiters by sleeps alone failed
+// so, 2026-11-27).
+static void wait_until_in_get_lock(NativeSession &probe, unsigned long id) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (id != 0 &&
+           probe.execute("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ? AND "
+                         "STATE = 'User lock'",
+                         {Param::integer(static_cast<long long>(id))}, true, false)
+                   .value != std::optional<std::string>("1") &&
+           std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (id == 0 || std::chrono::steady_clock::now() >= until)
+        ADD_FAILURE() << "session " << id << " did not wait in GET_LOCK within 10 s";
+}
+
 // Waiters queue in the server: a release hands the lock to the oldest waiter, and a newcomer
 // that arrives just as the holder releases does not barge past it (repeated: the row-first
 // protocol lost this race now and then, between the woken waiter's probe and its INSERT).
@@ -695,13 +711,16 @@ TEST_F(MysqlServer, TakeOverDoesNotKillASessionHoldingGetLockBriefly) {
 // release gets nothing. `shared`: the first waiter and the newcomer run on sessions shared with
 // the application (as a PDO's), which wait in the same line.
 void expect_fifo_without_barging(bool shared) {
-    NativeSession a(server()), b(server()), c(server()), d(server());
+    NativeSession a(server()), b(server()), c(server()), d(server()), probe(server());
     SharedView shared_b(b), shared_d(d);
     Protocol pa(a, QuoteStyle::Default), pc(c, QuoteStyle::Default);
     Protocol pb(shared ? static_cast<Session &>(shared_b) : b, QuoteStyle::Default);
     Protocol pd(shared ? static_cast<Session &>(shared_d) : d, QuoteStyle::Default);
     std::string n = std::string(shared ? "fifo-shared-" : "fifo-") + std::to_string(::getpid());
     int barged = 0;
+    b.ensure_connected();
+    c.ensure_connected();
+    const unsigned long b_id = b.connection_id(), c_id = c.connection_id();
     for (int round = 0; round < 20; ++round) {
         pa.lock(n, Deadline::after(0), 30);
         std::vector<char> order;
@@ -716,9 +735,9 @@ void expect_fifo_without_barging(bool shared) {
             p.unlock(n);
         };
         std::thread tb(waiter, std::ref(pb), 'b');
-        std::this_thread::sleep_for(std::chrono::milliseconds(30));  // b waits first
+        wait_until_in_get_lock(probe, b_id);  // b waits first
         std::thread tc(waiter, std::ref(pc), 'c');
-        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        wait_until_in_get_lock(probe, c_id);
         ASSERT_TRUE(pa.unlock(n));
         // Right after the release the lock is b's, not free: the newcomer gets nothing.
         try {
@@ -828,8 +847,10 @@ TEST_F(MysqlServer, HandOffTakesTheRowEvenFromAClientOfThePackagesOrder) {
     std::string n = name("upsert");
     Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
     pa.lock(n, Deadline::after(0), 30);
+    b.ensure_connected();
+    const unsigned long b_id = b.connection_id();
     std::thread waiter([&] { pb.lock(n, Deadline::after(10), 30); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));  // b waits in GET_LOCK
+    wait_until_in_get_lock(probe, b_id);
     // a's row becomes a fresh, unmarked row of another session; then a lets GET_LOCK go.
     probe.execute(
         "UPDATE shared_locks SET connection_id = ?, lock_acquired = 0, created = "
@@ -1032,6 +1053,8 @@ TEST_F(MysqlServer, HandOffLeavesALiveRowOfAnotherSpelling) {
     for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
     pa.lock(n, Deadline::after(0), 600);
+    b.ensure_connected();
+    const unsigned long b_id = b.connection_id();
     bool timed_out = false;
     std::thread waiter([&] {
         try {
@@ -1040,7 +1063,7 @@ TEST_F(MysqlServer, HandOffLeavesALiveRowOfAnotherSpelling) {
             timed_out = true;
         }
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // b waits in GET_LOCK
+    wait_until_in_get_lock(v, b_id);
     // The row passes to a live holder of the other spelling; then a lets its GET_LOCK go.
     v.execute("SELECT GET_LOCK(?, 0)", {Param::str(upper)}, true, false);
     v.execute(
@@ -1233,6 +1256,28 @@ static std::uint64_t unmarked_stale_row_with_get_lock(NativeSession &w, const st
     return w.generation();
 }
 
+// Waits (up to 5 s) until `session_id` owns the row of `n`: a contender took it over.
+static void wait_for_row_owner(NativeSession &probe, const std::string &n,
+                               const std::optional<std::string> &session_id) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (probe.execute("SELECT connection_id FROM shared_locks WHERE name = ?", {Param::str(n)},
+                         true, false)
+                   .value != session_id &&
+           std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+// Runs p.lock(n) (deadline 10 s, TTL 30 s) in a thread; what it throws goes to `failure`.
+static std::thread lock_in_background(Protocol &p, const std::string &n, std::string &failure) {
+    return std::thread([&p, n, &failure] {
+        try {
+            p.lock(n, Deadline::after(10), 30);
+        } catch (const std::exception &e) {
+            failure = e.what();
+        }
+    });
+}
+
 // Whoever takes such a row over does not KILL its session for holding GET_LOCK a moment (it
 // used to, and the waiter's lock() failed with a lost session: CI, 2026-11-27). Here it holds
 // on for 300 ms after the take-over, then lets go; the taker gets the lock.
@@ -1246,19 +1291,8 @@ TEST_F(MysqlServer, TheSessionOfAnUnmarkedRowTakenOverIsNotKilledForAProbe) {
         Protocol px(x, QuoteStyle::Default);
         px.set_kill_rowless_holders(kill_rowless);
         std::string failure;
-        std::thread xt([&] {
-            try {
-                px.lock(n, Deadline::after(10), 30);
-            } catch (const std::exception &e) {
-                failure = e.what();
-            }
-        });
-        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-        while (probe.execute("SELECT connection_id FROM shared_locks WHERE name = ?",
-                             {Param::str(n)}, true, false)
-                       .value != x_id &&
-               std::chrono::steady_clock::now() < until)
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        std::thread xt = lock_in_background(px, n, failure);
+        wait_for_row_owner(probe, n, x_id);
         std::this_thread::sleep_for(std::chrono::milliseconds(300));  // x took the row over
         w.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
         xt.join();
@@ -1289,6 +1323,52 @@ TEST_F(MysqlServer, TheSessionOfAnUnmarkedRowTakenOverIsKilledAfterHoldingASecon
         w.ensure_connected();
         EXPECT_NE(w.generation(), session) << "the hung session was not KILLed";
         EXPECT_TRUE(px.unlock(n));
+    }
+}
+
+// A session whose marked row past its TTL is taken over after it let go, and that then holds
+// GET_LOCK for a moment (a new lock() probing, or granted in line), is not KILLed for that:
+// only one that held the lock at the take-over, and has held GET_LOCK at every look since, is
+// ended at once (it was, review of 2026-11-27; so was a new session that got a dead one's id
+// after a restart). Here h lets go to m, in line, before x takes h's row over; then h is
+// granted GET_LOCK behind m and holds it for 300 ms.
+TEST_F(MysqlServer, ASessionThatLetGoBeforeItsRowWasTakenIsNotKilledForALaterHold) {
+    for (bool kill_rowless : {false, true}) {
+        SCOPED_TRACE(kill_rowless ? "rowless holders killed" : "rowless holders waited for");
+        NativeSession h(server()), m(server()), x(server()), probe(server());
+        const std::string n = name(kill_rowless ? "let-go-k" : "let-go");
+        h.execute(
+            "INSERT INTO shared_locks (name, connection_id, created, ttl, lock_acquired) "
+            "VALUES (?, connection_id(), unix_timestamp() - 100, 1, true)",
+            {Param::str(n)}, true, false);
+        h.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+        const auto session = h.generation();
+        // m waits in line behind h, so h's release goes to m.
+        m.ensure_connected();
+        const unsigned long m_id = m.connection_id(), h_id = h.connection_id();
+        std::thread mt([&] { m.execute("SELECT GET_LOCK(?, 10)", {Param::str(n)}, true, false); });
+        wait_until_in_get_lock(probe, m_id);
+        h.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+        mt.join();
+        const auto x_id = x.execute("SELECT CONNECTION_ID()", {}, false, false).value;
+        Protocol px(x, QuoteStyle::Default);
+        px.set_kill_rowless_holders(kill_rowless);
+        std::string failure;
+        std::thread xt = lock_in_background(px, n, failure);
+        wait_for_row_owner(probe, n, x_id);  // after a slice in line, x took h's row over
+        std::thread ht([&] {
+            h.execute("SELECT GET_LOCK(?, 5)", {Param::str(n)}, true, false);  // behind m
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            h.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);
+        });
+        wait_until_in_get_lock(probe, h_id);
+        m.execute("SELECT RELEASE_LOCK(?)", {Param::str(n)}, true, false);  // to h
+        ht.join();
+        xt.join();
+        EXPECT_EQ(failure, "");
+        h.ensure_connected();
+        EXPECT_EQ(h.generation(), session) << "the session that let go was KILLed";
+        if (failure.empty()) EXPECT_TRUE(px.unlock(n));
     }
 }
 

@@ -34,9 +34,9 @@ void sleep_seconds(double s) {
 }
 
 // Where take_over_stale_row() leaves the session of the row it took, and whether that session
-// had marked it acquired.
+// held the lock then: the row marked acquired and its GET_LOCK held.
 constexpr const char *kPreviousHolderVar = "nativelock_previous_holder";
-constexpr const char *kPreviousMarkedVar = "nativelock_previous_marked";
+constexpr const char *kPreviousHeldVar = "nativelock_previous_held";
 // The session variable where the first try notes that its GET_LOCK was granted.
 constexpr const char *kGrantVar = "nativelock_grant";
 
@@ -178,16 +178,18 @@ void Protocol::deregister(const std::string &name) {
 
 // Rows past their TTL, or marked acquired by a session that no longer holds GET_LOCK, become ours
 // in one statement (the package deletes them and inserts anew: the same end state). The row's
-// previous session, and whether it had marked the row acquired, are kept in session variables
-// (see take_get_lock_owning_row(): the only session we may have to KILL). Each is read in an
-// assignment of its own, before `lock_acquired` is assigned (SET runs left to right).
+// previous session, and whether it held the lock then (marked the row acquired and holds
+// GET_LOCK), are kept in session variables for take_get_lock_owning_row(), which may have to
+// KILL it. Each is read in an assignment of its own (no short-circuit skips it), before the
+// columns it reads are assigned: SET runs left to right.
 bool Protocol::take_over_stale_row(const std::string &name, long long ttl) {
     // The row takes our spelling: a holder's GET_LOCK is always asked about under the name
     // that holder took it by.
-    Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = IF((@" + kPreviousHolderVar +
-                       " := " + q_conn_ + ") IS NULL, connection_id(), connection_id()), " +
-                       q_created_ + " = IF((@" + kPreviousMarkedVar + " := " + q_acquired_ +
-                       ") IS NULL, unix_timestamp(), unix_timestamp()), " + q_ttl_ + " = ?, " +
+    Result r = run("UPDATE " + q_table_ + " SET " + q_created_ + " = IF((@" + kPreviousHeldVar +
+                       " := " + q_acquired_ + " AND NOT " + row_holder_gone(q_name_, q_conn_) +
+                       ") IS NULL, unix_timestamp(), unix_timestamp()), " + q_conn_ + " = IF((@" +
+                       kPreviousHolderVar + " := " + q_conn_ +
+                       ") IS NULL, connection_id(), connection_id()), " + q_ttl_ + " = ?, " +
                        q_acquired_ + " = false, " + q_name_ + " = ? WHERE " + q_name_ +
                        " = ? AND (" + q_created_ + " + " + q_ttl_ + " < unix_timestamp() OR (" +
                        q_acquired_ + " AND " + row_holder_gone(q_name_, q_conn_) + "))",
@@ -211,130 +213,118 @@ void Protocol::kill_session(long long victim) {
     }
 }
 
-// The session of the row take_over_stale_row() took (0 if none), and whether it had marked it
-// acquired.
-Protocol::PreviousSession Protocol::previous_session() {
-    Result previous = run("SELECT @" + std::string(kPreviousHolderVar) + ", @" + kPreviousMarkedVar,
-                          {}, false, true);
-    PreviousSession found;
-    if (!previous.rows.empty() && previous.rows[0].size() > 1) {
-        const auto &row = previous.rows[0];
-        if (row[0]) found.id = to_ll(row[0]);
-        found.marked = row[1] && to_ll(row[1]) != 0;
-    }
-    return found;
-}
-
 // We own the row: take GET_LOCK. A waiter may hold it for a moment (its probe), and nobody else
 // may be killed for that. Only a session known to hold it for good is KILLed, and only while it
-// still holds it and is not our own:
-// - the session that marked acquired the expired row we took over;
-// - the session of an unmarked row we took over, once it has held GET_LOCK for a whole second.
-//   That session was a waiter (the row-first path, or a client of the package's order between
-//   its INSERT and its GET_LOCK); finding its row gone, it may hold GET_LOCK for a moment to
-//   probe, and a KILL then failed its lock() with a lost session (CI, 2026-11-27). Held for a
-//   second, it is hung or leaked: the package's getLock() throws without RELEASE_LOCK when it
-//   cannot mark a row taken from it;
+// still holds it, we still own the row, and it is not our own:
+// - the session that held the expired row we took over (marked acquired, GET_LOCK held), as
+//   long as it has been seen holding GET_LOCK at every look since: hung past its TTL;
+// - any other session of that row (it was a waiter: the row-first path, or a client of the
+//   package's order; or it has let go since), once seen holding GET_LOCK for a whole second.
+//   Finding its row gone, a waiter may hold GET_LOCK for a moment to probe, or be granted it
+//   and claim our row as a hand-off; a KILL then failed its lock() with a lost session (CI,
+//   2026-11-27). Held for a second, it is hung or leaked: the package's getLock() throws without
+//   RELEASE_LOCK when it cannot mark a row taken from it;
 // - with kill_rowless_holders_, one that holds GET_LOCK without any row of this name for a
 //   whole second (a holder past its TTL whose row someone else removed).
+// "A whole second" counts only looks less than 250 ms apart (they come every 50 ms or so): a
+// stall of our own between two looks could otherwise join two probes into one long hold.
 bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                                         const Deadline &deadline,
                                         const std::function<void()> &check_interrupt) {
+    using Clock = Deadline::Clock;
+    constexpr double kLongHoldSeconds = 1.0, kLookGapSeconds = 0.25;
     double pause = 0.001;
     int kills = 0;
-    auto started = Deadline::Clock::now();
-    std::optional<long long> rowless_holder;
-    auto rowless_since = started;
-    std::optional<PreviousSession> previous;  // read once, after the first 50 ms
-    bool previous_holding = false;            // since previous_holding_since, at every look
-    auto previous_holding_since = started;
+    const auto started = Clock::now();
+    // A hold seen at every look since `since`, the last look at `last`.
+    struct Hold {
+        std::optional<long long> who;
+        Clock::time_point since{}, last{};
+        // Notes what a look at `now` saw; true once `who` has held for a whole second.
+        bool seen(std::optional<long long> holder, Clock::time_point now) {
+            const bool unbroken =
+                holder && holder == who &&
+                std::chrono::duration<double>(now - last).count() < kLookGapSeconds;
+            if (!unbroken) since = now;
+            who = holder;
+            last = now;
+            return who && std::chrono::duration<double>(now - since).count() >= kLongHoldSeconds;
+        }
+    };
+    Hold previous_hold, rowless_hold;
+    bool previous_held_throughout = true;  // until a look sees it not holding
     // Sleeps, then lets the next pause grow (1 ms doubling up to 50 ms).
     auto back_off = [&](double seconds) {
         sleep_seconds(seconds);
         pause = std::min(pause * 2, 0.05);
     };
-    // The previous session of the row we took over, if it is to be KILLed now (it holds
-    // GET_LOCK: since the take-over if it had marked the row, for a second if not); 0 if not.
-    auto taken_over_victim = [&](Deadline::Clock::time_point now) -> long long {
-        if (!took_over) return 0;
-        if (!previous) previous = previous_session();
-        if (!still_holds(name, previous->id)) {
-            previous_holding = false;
-            return 0;
-        }
-        if (previous->marked) return previous->id;
-        if (!previous_holding) {
-            previous_holding = true;
-            previous_holding_since = now;
-        }
-        return std::chrono::duration<double>(now - previous_holding_since).count() >= 1.0
-                   ? previous->id
-                   : 0;
-    };
     while (!take_get_lock(name)) {
-        auto now = Deadline::Clock::now();
-        double waited = std::chrono::duration<double>(now - started).count();
-        // The row may have been taken meanwhile (a waiter granted GET_LOCK claims a row of its
-        // spelling; a wait longer than our TTL makes ours stale): then GET_LOCK can never be
-        // ours through it, and the caller starts over.
-        if (waited > 0.05) {
-            Result mine = run("SELECT COUNT(*) FROM " + q_table_ + " WHERE " + q_name_ +
-                                  " = ? AND " + q_conn_ + " = connection_id()",
-                              {Param::str(name)});
-            if (to_ll(mine.value) == 0) return false;
-        }
-        if (!kill_rowless_holders_) {
-            // Only the session of the stale row we took over may be ended, and that one is,
-            // however short our deadline (the TTL promise: a single attempt takes over a holder
-            // past its TTL). Anyone else holding GET_LOCK (no row: php-lock's MySQLMutex, an
-            // application's own GET_LOCK, a waiter woken by that KILL) keeps it until it lets
-            // go, and we wait up to the caller's deadline.
-            if (took_over) {
-                if (waited <= 0.05) {
-                    back_off(pause);
-                    continue;
-                }
-                if (const long long victim = taken_over_victim(now)) {
-                    if (waited > 5.0 || kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
-                    kill_session(victim);
-                    back_off(pause);
-                    continue;
-                }
+        const auto now = Clock::now();
+        const double waited = std::chrono::duration<double>(now - started).count();
+        if (waited <= 0.05) {  // a victim is named only after 50 ms
+            if (kill_rowless_holders_ || took_over) {
+                back_off(pause);
+            } else {
+                if (deadline.expired()) throw LockTimeout("timeout");
+                check_interrupt();
+                back_off(deadline.remaining_seconds(pause));
             }
-            if (deadline.expired()) throw LockTimeout("timeout");
-            check_interrupt();
-            back_off(deadline.remaining_seconds(pause));
             continue;
         }
-        if (waited > 5.0) throw AcquireFailed(kHolderDoesNotTerminate);
-        if (waited > 0.05) {  // a victim is named only after 50 ms
-            std::optional<long long> victim;
-            if (const long long taken = taken_over_victim(now)) {
-                victim = taken;
-            } else {
-                Result holder =
-                    run("SELECT IS_USED_LOCK(?), (SELECT COUNT(*) FROM " + q_table_ + " WHERE " +
-                            q_name_ + " = ? AND " + q_conn_ + " = IS_USED_LOCK(?))",
-                        {Param::str(name), Param::str(name), Param::str(name)}, true, true);
-                std::optional<long long> id;
-                if (!holder.rows.empty() && holder.rows[0].size() > 1 && holder.rows[0][0] &&
-                    to_ll(holder.rows[0][1]) == 0)
-                    id = to_ll(holder.rows[0][0]);
-                if (id != rowless_holder) {
-                    rowless_holder = id;
-                    rowless_since = now;
-                } else if (id &&
-                           std::chrono::duration<double>(now - rowless_since).count() >= 1.0 &&
-                           still_holds(name, *id)) {
-                    victim = id;
-                }
-            }
-            if (victim) {
-                if (kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
-                kill_session(*victim);
-            }
+        // One look: whether the row is still ours and, after a take-over, whether its previous
+        // session holds GET_LOCK. The row may have been taken meanwhile (a waiter granted
+        // GET_LOCK claims a row of its spelling; a wait longer than our TTL makes ours stale):
+        // then GET_LOCK can never be ours through it, and the caller starts over.
+        const std::string mine = "(SELECT COUNT(*) FROM " + q_table_ + " WHERE " + q_name_ +
+                                 " = ? AND " + q_conn_ + " = connection_id())";
+        Result look = took_over ? run("SELECT " + mine + ", IF(IFNULL(IS_USED_LOCK(?), 0) = @" +
+                                          kPreviousHolderVar + " AND @" + kPreviousHolderVar +
+                                          " <> CONNECTION_ID(), @" + kPreviousHolderVar +
+                                          ", NULL), @" + kPreviousHeldVar,
+                                      {Param::str(name), Param::str(name)}, true, true)
+                                : run("SELECT " + mine, {Param::str(name)}, true, true);
+        if (look.rows.empty() || to_ll(look.rows[0][0]) == 0) return false;
+        std::optional<long long> victim;
+        if (took_over && look.rows[0].size() > 2) {
+            const auto &row = look.rows[0];
+            std::optional<long long> holding;
+            if (row[1]) holding = to_ll(row[1]);
+            if (!holding) previous_held_throughout = false;
+            const bool held_at_take_over = row[2] && to_ll(row[2]) != 0;
+            const bool long_hold = previous_hold.seen(holding, now);
+            if (holding && ((held_at_take_over && previous_held_throughout) || long_hold))
+                victim = holding;
         }
-        back_off(pause);
+        if (!victim && kill_rowless_holders_) {
+            Result holder =
+                run("SELECT IS_USED_LOCK(?), (SELECT COUNT(*) FROM " + q_table_ + " WHERE " +
+                        q_name_ + " = ? AND " + q_conn_ + " = IS_USED_LOCK(?))",
+                    {Param::str(name), Param::str(name), Param::str(name)}, true, true);
+            std::optional<long long> rowless;
+            if (!holder.rows.empty() && holder.rows[0].size() > 1 && holder.rows[0][0] &&
+                to_ll(holder.rows[0][1]) == 0)
+                rowless = to_ll(holder.rows[0][0]);
+            if (rowless_hold.seen(rowless, now) && still_holds(name, *rowless)) victim = rowless;
+        }
+        if (victim) {
+            // The TTL promise: however short our deadline, a single attempt ends a holder past
+            // its TTL. One that does not end in 5 s (or 20 KILLs) fails the attempt.
+            if (waited > 5.0 || kills++ > 20) throw AcquireFailed(kHolderDoesNotTerminate);
+            kill_session(*victim);
+            back_off(pause);
+            continue;
+        }
+        if (kill_rowless_holders_) {
+            if (waited > 5.0) throw AcquireFailed(kHolderDoesNotTerminate);
+            back_off(pause);
+            continue;
+        }
+        // Anyone else holding GET_LOCK (no row: php-lock's MySQLMutex, an application's own
+        // GET_LOCK, a waiter woken by a KILL) keeps it until it lets go, and we wait up to the
+        // caller's deadline.
+        if (deadline.expired()) throw LockTimeout("timeout");
+        check_interrupt();
+        back_off(deadline.remaining_seconds(pause));
     }
     return true;
 }

@@ -116,7 +116,8 @@ class Protocol {
     // entry in the lock table is representing the lock". Off (native API, bridge): such a
     // session may be no client of the table at all (php-lock's MySQLMutex, an application's
     // own GET_LOCK), and is waited for; the session of a stale row taken over is still ended
-    // (at once if it had marked the row acquired, after a second of holding GET_LOCK if not).
+    // (at once if it held the lock then and has not let go, after a second of holding GET_LOCK
+    // if not).
     void set_kill_rowless_holders(bool kill) { kill_rowless_holders_ = kill; }
 
     // Statistics for tests: statements sent by this protocol object.
@@ -129,11 +130,6 @@ class Protocol {
     bool take_get_lock(const std::string &name);
     void deregister(const std::string &name);
     bool take_over_stale_row(const std::string &name, long long ttl);
-    struct PreviousSession {
-        long long id = 0;     // 0: none
-        bool marked = false;  // it had marked the row acquired
-    };
-    PreviousSession previous_session();
     bool still_holds(const std::string &name, long long victim);
     void kill_session(long long victim);
     bool delete_own_row(const std::string &name, bool only_if_acquired);
