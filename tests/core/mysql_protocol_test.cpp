@@ -1305,24 +1305,32 @@ TEST_F(MysqlServer, TheSessionOfAnUnmarkedRowTakenOverIsNotKilledForAProbe) {
 
 // Held for a whole second, GET_LOCK is hung or leaked (the package's getLock() throws without
 // RELEASE_LOCK when its row was taken): the session is KILLed, kills of rowless holders on or
-// off, and the taker gets the lock.
+// off, and the taker gets the lock; with a deadline of 0 too (the TTL promise holds whatever
+// the deadline; a deadline shorter than the second used to time out and give the row back).
 TEST_F(MysqlServer, TheSessionOfAnUnmarkedRowTakenOverIsKilledAfterHoldingASecond) {
     for (bool kill_rowless : {false, true}) {
-        SCOPED_TRACE(kill_rowless ? "rowless holders killed" : "rowless holders waited for");
-        NativeSession w(server()), x(server());
-        const std::string n = name(kill_rowless ? "unmarked-hung-k" : "unmarked-hung");
-        const auto session = unmarked_stale_row_with_get_lock(w, n);
-        Protocol px(x, QuoteStyle::Default);
-        px.set_kill_rowless_holders(kill_rowless);
-        const auto t0 = std::chrono::steady_clock::now();
-        EXPECT_NO_THROW(px.lock(n, Deadline::after(10), 30));
-        const double took =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        EXPECT_GE(took, 1.0);
-        EXPECT_LT(took, 8.0);
-        w.ensure_connected();
-        EXPECT_NE(w.generation(), session) << "the hung session was not KILLed";
-        EXPECT_TRUE(px.unlock(n));
+        for (double budget : {10.0, 0.0}) {
+            SCOPED_TRACE(std::string(kill_rowless ? "rowless holders killed"
+                                                  : "rowless holders waited for") +
+                         ", deadline " + std::to_string(budget));
+            NativeSession w(server()), x(server());
+            const std::string n =
+                name((std::string(kill_rowless ? "unmarked-hung-k" : "unmarked-hung") +
+                      (budget > 0 ? "" : "-0"))
+                         .c_str());
+            const auto session = unmarked_stale_row_with_get_lock(w, n);
+            Protocol px(x, QuoteStyle::Default);
+            px.set_kill_rowless_holders(kill_rowless);
+            const auto t0 = std::chrono::steady_clock::now();
+            EXPECT_NO_THROW(px.lock(n, Deadline::after(budget), 30));
+            const double took =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            EXPECT_GE(took, 1.0);
+            EXPECT_LT(took, 8.0);
+            w.ensure_connected();
+            EXPECT_NE(w.generation(), session) << "the hung session was not KILLed";
+            EXPECT_TRUE(px.unlock(n));
+        }
     }
 }
 

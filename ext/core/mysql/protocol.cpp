@@ -226,13 +226,13 @@ void Protocol::kill_session(long long victim) {
 //   RELEASE_LOCK when it cannot mark a row taken from it;
 // - with kill_rowless_holders_, one that holds GET_LOCK without any row of this name for a
 //   whole second (a holder past its TTL whose row someone else removed).
-// "A whole second" counts only looks less than 250 ms apart (they come every 50 ms or so): a
+// "A whole second" counts only looks less than 500 ms apart (they come every 50 ms or so): a
 // stall of our own between two looks could otherwise join two probes into one long hold.
 bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                                         const Deadline &deadline,
                                         const std::function<void()> &check_interrupt) {
     using Clock = Deadline::Clock;
-    constexpr double kLongHoldSeconds = 1.0, kLookGapSeconds = 0.25;
+    constexpr double kLongHoldSeconds = 1.0, kLookGapSeconds = 0.5;
     double pause = 0.001;
     int kills = 0;
     const auto started = Clock::now();
@@ -252,6 +252,12 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
         }
     };
     Hold previous_hold, rowless_hold;
+    // The row's previous session, as the take-over found it (read by the first look).
+    struct Previous {
+        long long id;
+        bool held_at_take_over;
+    };
+    std::optional<Previous> previous;
     bool previous_held_throughout = true;  // until a look sees it not holding
     // Sleeps, then lets the next pause grow (1 ms doubling up to 50 ms).
     auto back_off = [&](double seconds) {
@@ -275,22 +281,37 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
         // session holds GET_LOCK. The row may have been taken meanwhile (a waiter granted
         // GET_LOCK claims a row of its spelling; a wait longer than our TTL makes ours stale):
         // then GET_LOCK can never be ours through it, and the caller starts over.
+        // The first look after a take-over reads the session variables the take-over left;
+        // later ones pass what it read (a PHP signal handler run by check_interrupt() may take
+        // another lock on a shared session, and overwrite them).
         const std::string mine = "(SELECT COUNT(*) FROM " + q_table_ + " WHERE " + q_name_ +
                                  " = ? AND " + q_conn_ + " = connection_id())";
-        Result look = took_over ? run("SELECT " + mine + ", IF(IFNULL(IS_USED_LOCK(?), 0) = @" +
-                                          kPreviousHolderVar + " AND @" + kPreviousHolderVar +
-                                          " <> CONNECTION_ID(), @" + kPreviousHolderVar +
-                                          ", NULL), @" + kPreviousHeldVar,
-                                      {Param::str(name), Param::str(name)}, true, true)
-                                : run("SELECT " + mine, {Param::str(name)}, true, true);
+        Result look;
+        if (!took_over) {
+            look = run("SELECT " + mine, {Param::str(name)}, true, true);
+        } else if (!previous) {
+            const std::string holder = std::string("@") + kPreviousHolderVar;
+            look = run("SELECT " + mine + ", IF(IFNULL(IS_USED_LOCK(?), 0) = " + holder + " AND " +
+                           holder + " <> CONNECTION_ID(), " + holder + ", NULL), IFNULL(" + holder +
+                           ", 0), IFNULL(@" + kPreviousHeldVar + ", 0)",
+                       {Param::str(name), Param::str(name)}, true, true);
+        } else {
+            look = run("SELECT " + mine +
+                           ", IF(IFNULL(IS_USED_LOCK(?), 0) = ? AND ? <> CONNECTION_ID(), ?, NULL)",
+                       {Param::str(name), Param::str(name), Param::integer(previous->id),
+                        Param::integer(previous->id), Param::integer(previous->id)},
+                       true, true);
+        }
         if (look.rows.empty() || to_ll(look.rows[0][0]) == 0) return false;
         std::optional<long long> victim;
-        if (took_over && look.rows[0].size() > 2) {
+        if (took_over && look.rows[0].size() > 1) {
             const auto &row = look.rows[0];
+            if (!previous && row.size() > 3)
+                previous = Previous{to_ll(row[2]), row[3] && to_ll(row[3]) != 0};
             std::optional<long long> holding;
             if (row[1]) holding = to_ll(row[1]);
             if (!holding) previous_held_throughout = false;
-            const bool held_at_take_over = row[2] && to_ll(row[2]) != 0;
+            const bool held_at_take_over = previous && previous->held_at_take_over;
             const bool long_hold = previous_hold.seen(holding, now);
             if (holding && ((held_at_take_over && previous_held_throughout) || long_hold))
                 victim = holding;
@@ -316,6 +337,14 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
         }
         if (kill_rowless_holders_) {
             if (waited > 5.0) throw AcquireFailed(kHolderDoesNotTerminate);
+            back_off(pause);
+            continue;
+        }
+        // While the row's previous session holds GET_LOCK, the deadline waits (up to 5 s) for
+        // the second that tells a probe from a hung or leaked hold, as the TTL promise ends a
+        // holder past its TTL whatever the deadline: a short deadline would otherwise time out,
+        // give our row back, and with it the only record of whom to end.
+        if (previous_hold.who && waited <= 5.0) {
             back_off(pause);
             continue;
         }
