@@ -308,8 +308,10 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
             const auto &row = look.rows[0];
             if (!previous && row.size() > 3)
                 previous = Previous{to_ll(row[2]), row[3] && to_ll(row[3]) != 0};
+            // 0 names no session (a row whose connection_id was 0 or NULL): with GET_LOCK free,
+            // IS_USED_LOCK() reads 0 too.
             std::optional<long long> holding;
-            if (row[1]) holding = to_ll(row[1]);
+            if (row[1] && to_ll(row[1]) != 0) holding = to_ll(row[1]);
             if (!holding) previous_held_throughout = false;
             const bool held_at_take_over = previous && previous->held_at_take_over;
             const bool long_hold = previous_hold.seen(holding, now);
@@ -344,7 +346,9 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
         // the second that tells a probe from a hung or leaked hold, as the TTL promise ends a
         // holder past its TTL whatever the deadline: a short deadline would otherwise time out,
         // give our row back, and with it the only record of whom to end.
+        // Signal handlers still run meanwhile.
         if (previous_hold.who && waited <= 5.0) {
+            check_interrupt();
             back_off(pause);
             continue;
         }
