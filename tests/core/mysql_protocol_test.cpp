@@ -262,6 +262,25 @@ TEST(MysqlProtocol, NamesAreBoundNeverSpliced) {
     p.unlock(evil);
 }
 
+// The native session's waits go as text, to be awaited in slices: a name is spliced as its
+// bytes in hex, introduced as binary (the user-lock functions key a name by its bytes; a
+// character set introducer would refuse bytes invalid in it, which a bound parameter passes),
+// never as text; `?` inside quotes is no placeholder; counts that differ are refused.
+TEST(MysqlProtocol, WaitStatementsSpliceNamesAsHexOnly) {
+    const std::string evil = "x'); DROP TABLE shared_locks; -- ?\\\xff";
+    const std::string sql =
+        splice_params("SELECT GET_LOCK(?, ?), `a?b`, 'c?', \"d?\", ?",
+                      {Param::str(evil), Param::real(0.25), Param::integer(-7)});
+    EXPECT_EQ(sql,
+              "SELECT GET_LOCK(_binary X'7827293b2044524f50205441424c45207368617265645f6c6f636b"
+              "733b202d2d203f5cff', 0.250000), `a?b`, 'c?', \"d?\", -7");
+    EXPECT_EQ(splice_params("SELECT ?", {Param::str("")}), "SELECT _binary X''");
+    EXPECT_THROW(splice_params("SELECT ?, ?", {Param::str("a")}), InvalidArgument);
+    EXPECT_THROW(splice_params("SELECT ?", {Param::str("a"), Param::str("b")}), InvalidArgument);
+    EXPECT_THROW(splice_params("SELECT ?", {Param::real(std::numeric_limits<double>::infinity())}),
+                 InvalidArgument);
+}
+
 TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
     ScriptedSession s;
     s.answer = [](const std::string &sql, const std::vector<Param> &) -> Result {
@@ -759,6 +778,146 @@ TEST_F(MysqlServer, ReleaseHandsOffToTheOldestWaiterAndNewcomersDoNotBarge) {
 
 TEST_F(MysqlServer, SharedSessionsWaitInTheSameLineAndDoNotBarge) {
     expect_fifo_without_barging(true);
+}
+
+// A wait longer than the 0.2 s between two looks at PHP's signals keeps its place in the
+// server's line: waiters arriving 100 ms apart, each holding the lock 0.4 s, get it in the
+// order they came. (Until 2026-11-27 a wait was re-sent every 0.2 s and rejoined the line at
+// its end: such holds put waiters out of order.) An interrupt test that says "no" all along
+// makes lock() wait as it does under PHP.
+TEST_F(MysqlServer, WaitersLongerThanASliceKeepTheirPlaceInLine) {
+    constexpr int kWaiters = 3;
+    NativeSession h(server()), probe(server());
+    std::vector<std::unique_ptr<NativeSession>> sessions;
+    std::vector<std::unique_ptr<Protocol>> protocols;
+    for (int i = 0; i < kWaiters; ++i) {
+        sessions.push_back(std::make_unique<NativeSession>(server()));
+        sessions.back()->ensure_connected();
+        protocols.push_back(std::make_unique<Protocol>(*sessions.back(), QuoteStyle::Default));
+    }
+    std::string n = name("keep-place");
+    Protocol ph(h, QuoteStyle::Default);
+    ph.lock(n, Deadline::after(0), 30);
+    const std::function<bool()> never = [] { return false; };
+    std::mutex order_mutex;
+    std::string order, failures;
+    std::vector<std::thread> waiters;
+    for (int i = 0; i < kWaiters; ++i) {
+        waiters.emplace_back([&, i] {
+            try {
+                protocols[i]->lock(n, Deadline::after(20), 30, never);
+                {
+                    std::lock_guard<std::mutex> guard(order_mutex);
+                    order += static_cast<char>('0' + i);
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                protocols[i]->unlock(n);
+            } catch (const std::exception &e) {
+                std::lock_guard<std::mutex> guard(order_mutex);
+                failures += e.what();
+            }
+        });
+        wait_until_in_get_lock(probe, sessions[i]->connection_id());
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_TRUE(ph.unlock(n));
+    for (auto &t : waiters) t.join();
+    EXPECT_EQ(failures, "");
+    EXPECT_EQ(order, "012");
+}
+
+// An interrupt ends a long wait at once (the wait is ended on the server with KILL QUERY from
+// a second session): lock() throws WaitInterrupted, the session is the same one and keeps the
+// locks it holds, and it holds nothing of the name it waited for.
+TEST_F(MysqlServer, AnInterruptEndsAWaitAtOnceAndTheSessionKeepsItsLocks) {
+    NativeSession h(server()), s(server()), probe(server());
+    std::string n = name("interrupt-wait"), other = name("interrupt-other");
+    Protocol ph(h, QuoteStyle::Default), ps(s, QuoteStyle::Default);
+    ph.lock(n, Deadline::after(0), 30);
+    ps.lock(other, Deadline::after(0), 30);
+    const std::uint64_t generation = s.generation();
+    const unsigned long id = s.connection_id();
+    std::atomic<bool> pending{false};
+    std::thread signal([&] {
+        wait_until_in_get_lock(probe, id);
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));  // longer than a slice
+        pending = true;
+    });
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_THROW(ps.lock(n, Deadline::after(20), 30, [&] { return pending.load(); }),
+                 WaitInterrupted);
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    signal.join();
+    EXPECT_LT(took, 3.0);
+    EXPECT_EQ(s.generation(), generation) << "the session was replaced";
+    EXPECT_EQ(s.connection_id(), id);
+    EXPECT_TRUE(ps.has_remaining_ttl(other, 5)) << "the session lost a lock it held";
+    EXPECT_EQ(probe.execute("SELECT IS_USED_LOCK(?)", {Param::str(n)}, true, false).value,
+              std::optional<std::string>(std::to_string(h.connection_id())));
+    EXPECT_EQ(probe
+                  .execute("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ? "
+                           "AND STATE = 'User lock'",
+                           {Param::integer(static_cast<long long>(id))}, true, false)
+                  .value,
+              std::optional<std::string>("0"))
+        << "the wait goes on on the server";
+    // The session waits and locks as before.
+    std::thread releaser([&] {
+        wait_until_in_get_lock(probe, id);
+        ph.unlock(n);
+    });
+    EXPECT_NO_THROW(ps.lock(n, Deadline::after(10), 30, [] { return false; }));
+    releaser.join();
+    EXPECT_TRUE(ps.has_remaining_ttl(n, 5));
+    EXPECT_TRUE(ps.unlock(n));
+    EXPECT_TRUE(ps.unlock(other));
+}
+
+// An interrupt that is pending as the wait is sent: the KILL QUERY may reach the server before
+// the statement has begun, which drops it; it is sent again until the wait ends.
+TEST_F(MysqlServer, AnInterruptPendingAsTheWaitIsSentStillEndsIt) {
+    NativeSession h(server()), s(server());
+    std::string n = name("interrupt-at-once");
+    Protocol ph(h, QuoteStyle::Default), ps(s, QuoteStyle::Default);
+    ph.lock(n, Deadline::after(0), 30);
+    for (int round = 0; round < 5; ++round) {
+        int asked = 0;
+        // No to the look before the wait, yes from then on.
+        auto interrupted = [&] { return ++asked >= 2; };
+        auto t0 = std::chrono::steady_clock::now();
+        EXPECT_THROW(ps.lock(n, Deadline::after(20), 30, interrupted), WaitInterrupted);
+        double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        EXPECT_LT(took, 2.0) << "round " << round;
+        EXPECT_GE(asked, 3) << "the wait did not ask";
+    }
+    EXPECT_NO_THROW(ps.lock(n + "-other", Deadline::after(0), 30));  // the session works
+    EXPECT_TRUE(ps.unlock(n + "-other"));
+    EXPECT_TRUE(ph.unlock(n));
+}
+
+// A server's max_statement_time shorter than a wait does not end the wait (it would read as
+// GET_LOCK NULL, a failed acquisition): the waiting statement lifts it for itself.
+TEST_F(MysqlServer, AStatementTimeLimitDoesNotEndAWait) {
+    NativeSession h(server()), s(server()), probe(server());
+    s.execute("SET SESSION max_statement_time = 0.3", {}, false, false);
+    std::string n = name("statement-time");
+    Protocol ph(h, QuoteStyle::Default), ps(s, QuoteStyle::Default);
+    ph.lock(n, Deadline::after(0), 30);
+    s.ensure_connected();
+    const unsigned long id = s.connection_id();
+    std::thread releaser([&] {
+        wait_until_in_get_lock(probe, id);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+        ph.unlock(n);
+    });
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_NO_THROW(ps.lock(n, Deadline::after(10), 30, [] { return false; }));
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    releaser.join();
+    EXPECT_GE(took, 0.9);
+    EXPECT_TRUE(ps.has_remaining_ttl(n, 5));
+    EXPECT_TRUE(ps.unlock(n));
 }
 
 // A waiter granted GET_LOCK writes its row before lock() returns; if a row stands (the holder's

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -22,7 +24,55 @@ bool is_connection_error(unsigned code) {
     return (code >= 2000 && code < 3000) || code == 1927 || code == 1053 || code == 4031;
 }
 
+constexpr unsigned kErQueryInterrupted = 1317;
+
+// A literal the server reads as it reads the bound parameter where the statements use one (the
+// user-lock functions, which key a name by its bytes): a string as its bytes in hex,
+// introduced as binary (no escaping whatever the sql_mode, and no check against a character
+// set that a bound parameter does not get either), numbers in decimal.
+std::string literal(const Param &p) {
+    switch (p.kind) {
+        case Param::Kind::Int:
+            return std::to_string(p.i);
+        case Param::Kind::Double: {
+            if (!std::isfinite(p.d)) throw InvalidArgument("a statement parameter is not finite");
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.6f", p.d);
+            return buf;
+        }
+        case Param::Kind::String:
+            break;
+    }
+    static const char digits[] = "0123456789abcdef";
+    std::string out = "_binary X'";
+    for (unsigned char c : p.s) {
+        out += digits[c >> 4];
+        out += digits[c & 0xF];
+    }
+    return out + "'";
+}
+
 }  // namespace
+
+std::string splice_params(const std::string &sql, const std::vector<Param> &params) {
+    std::string out;
+    std::size_t next = 0;
+    char quote = 0;  // inside '…', "…" or `…` (a doubled quote toggles twice)
+    for (char c : sql) {
+        if (quote) {
+            if (c == quote) quote = 0;
+        } else if (c == '\'' || c == '"' || c == '`') {
+            quote = c;
+        } else if (c == '?') {
+            if (next >= params.size()) throw InvalidArgument("more placeholders than parameters");
+            out += literal(params[next++]);
+            continue;
+        }
+        out += c;
+    }
+    if (next != params.size()) throw InvalidArgument("more parameters than placeholders");
+    return out;
+}
 
 std::string ConnectParams::key() const {
     std::string k;
@@ -94,6 +144,7 @@ void NativeSession::disconnect() noexcept {
         if (fd >= 0 && null_fd >= 0) ::dup2(null_fd, fd);
         if (null_fd >= 0) ::close(null_fd);
     }
+    side_.reset();
     for (auto &entry : statements_) mysql_stmt_close(entry.second);
     statements_.clear();
     mysql_close(conn_);
@@ -162,6 +213,121 @@ std::uint64_t NativeSession::ensure_connected() {
     return generation_;
 }
 
+Result NativeSession::text_result() {
+    Result result;
+    MYSQL_RES *res = mysql_store_result(conn_);
+    if (!res) {
+        if (mysql_field_count(conn_) != 0)
+            fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
+        result.affected = mysql_affected_rows(conn_);
+        result.insert_id = mysql_insert_id(conn_);
+        return result;
+    }
+    unsigned n = mysql_num_fields(res);
+    MYSQL_FIELD *fields = mysql_fetch_fields(res);
+    for (unsigned i = 0; i < n; ++i) result.columns.emplace_back(fields[i].name);
+    while (MYSQL_ROW row = mysql_fetch_row(res)) {
+        unsigned long *lengths = mysql_fetch_lengths(res);
+        Row r;
+        for (unsigned i = 0; i < n; ++i)
+            r.push_back(row[i] ? std::optional<std::string>(std::string(row[i], lengths[i]))
+                               : std::nullopt);
+        result.rows.push_back(std::move(r));
+    }
+    mysql_free_result(res);
+    if (!result.rows.empty()) {
+        result.has_row = true;
+        if (!result.rows[0].empty()) result.value = result.rows[0][0];
+    }
+    return result;
+}
+
+Session *NativeSession::side_session() {
+    const auto now = std::chrono::steady_clock::now();
+    if (side_failed_ && now - side_failed_at_ < std::chrono::seconds(1)) return nullptr;
+    try {
+        if (!side_) side_ = std::make_unique<NativeSession>(params_);
+        side_->ensure_connected();
+        side_failed_ = false;
+        return side_.get();
+    } catch (...) {
+        side_failed_ = true;
+        side_failed_at_ = now;
+        return nullptr;
+    }
+}
+
+bool NativeSession::cancel_running_statement() noexcept {
+    try {
+        // KILL QUERY of one's own user's session needs no privilege. Arriving after the
+        // statement ended, it ends nothing: MariaDB clears it before the next statement.
+        Session *side = side_session();
+        if (!side) return false;
+        side->execute("KILL QUERY " + std::to_string(connection_id()), {}, false, false);
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
+Result NativeSession::execute_waiting(const std::string &sql, const std::vector<Param> &params,
+                                      const std::function<bool()> &stop, bool *cancelled) {
+    *cancelled = false;
+    ensure_connected();
+    // The side session is opened only by a wait that lasts (a look, a cancel) and closed with
+    // it: a process holds a second connection only while it waits long.
+    struct CloseSide {
+        std::unique_ptr<NativeSession> &side;
+        ~CloseSide() { side.reset(); }
+    } close_side{side_};
+    // A server's max_statement_time would end a long wait early, with GET_LOCK NULL: lifted
+    // for this statement (MariaDB's executable comment; other servers skip it).
+    const std::string text =
+        "/*M!100100 SET STATEMENT max_statement_time=0 FOR */ " + splice_params(sql, params);
+    ++round_trips_;
+    // Sent whole, then awaited in slices: the server keeps our place in GET_LOCK's line for
+    // the whole wait (a wait re-sent every slice would rejoin the line at its end).
+    if (mysql_send_query(conn_, text.data(), text.size()) != 0)
+        fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
+    const int fd = static_cast<int>(mysql_get_socket(conn_));
+    // The statement's own wait is bounded below the read timeout (max_wait_seconds()): a
+    // reply later than that means a hung server or network, as a blocking read would say.
+    const auto give_up_at = std::chrono::steady_clock::now() +
+                            std::chrono::duration<double>(std::max(params_.read_timeout, 1.0));
+    bool stopping = false;
+    for (;;) {
+        if (stop && !stopping) {
+            try {
+                stopping = stop();
+            } catch (...) {
+                // The reply must still be read, or the session is out of step: wait on.
+            }
+        }
+        // KILL QUERY is sent again every slice until the reply comes: one that reaches the
+        // server before the statement has begun is dropped (MariaDB clears a pending KILL
+        // QUERY as a statement begins), and one that could not be sent is tried again. Each
+        // is answered before we read on, so none can reach our next statement.
+        if (stopping && cancel_running_statement()) *cancelled = true;
+        // A PHP signal (pcntl) interrupts poll() at once; otherwise `stop` is asked every slice.
+        pollfd p{fd, POLLIN, 0};
+        int ready = ::poll(&p, 1, 200);
+        if (ready > 0 || (ready < 0 && errno != EINTR)) break;
+        if (std::chrono::steady_clock::now() >= give_up_at) {
+            disconnect();
+            throw SessionLost(2013, "Lost connection to MySQL server during query (read timeout)");
+        }
+    }
+    // A wait ended by our KILL QUERY may report the interrupt as an error rather than NULL.
+    try {
+        if (mysql_read_query_result(conn_) != 0)
+            fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
+        return text_result();
+    } catch (const SqlError &e) {
+        if (*cancelled && e.code() == kErQueryInterrupted) return Result();
+        throw;
+    }
+}
+
 MYSQL_STMT *NativeSession::statement(const std::string &sql) {
     auto found = statements_.find(sql);
     if (found != statements_.end()) return found->second;
@@ -186,30 +352,7 @@ Result NativeSession::execute(const std::string &sql, const std::vector<Param> &
         ++round_trips_;
         if (mysql_real_query(conn_, sql.data(), sql.size()) != 0)
             fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
-        MYSQL_RES *res = mysql_store_result(conn_);
-        if (!res) {
-            if (mysql_field_count(conn_) != 0)
-                fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
-            result.affected = mysql_affected_rows(conn_);
-            return result;
-        }
-        unsigned n = mysql_num_fields(res);
-        MYSQL_FIELD *fields = mysql_fetch_fields(res);
-        for (unsigned i = 0; i < n; ++i) result.columns.emplace_back(fields[i].name);
-        while (MYSQL_ROW row = mysql_fetch_row(res)) {
-            unsigned long *lengths = mysql_fetch_lengths(res);
-            Row r;
-            for (unsigned i = 0; i < n; ++i)
-                r.push_back(row[i] ? std::optional<std::string>(std::string(row[i], lengths[i]))
-                                   : std::nullopt);
-            result.rows.push_back(std::move(r));
-        }
-        mysql_free_result(res);
-        if (!result.rows.empty()) {
-            result.has_row = true;
-            if (!result.rows[0].empty()) result.value = result.rows[0][0];
-        }
-        return result;
+        return text_result();
     }
 
     MYSQL_STMT *stmt = statement(sql);

@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,6 +38,11 @@ struct ConnectParams {
     void apply_additional_dsn(std::string_view dsn);
 };
 
+// `sql` with each `?` outside quotes replaced by its parameter as a literal (strings as
+// `_binary X'…'`): execute_waiting()'s text statements. Throws InvalidArgument when the counts
+// differ.
+std::string splice_params(const std::string &sql, const std::vector<Param> &params);
+
 class NativeSession : public Session {
   public:
     explicit NativeSession(ConnectParams params);
@@ -48,6 +54,12 @@ class NativeSession : public Session {
                    bool want_rows) override;
     double max_wait_seconds() const override;
     bool exclusive() const override { return true; }
+    // The statement is sent as text (parameters spliced as literals) and its reply awaited in
+    // poll() slices; `stop` ends the server-side wait with KILL QUERY from the side session.
+    bool cancellable_waits() const override { return true; }
+    Result execute_waiting(const std::string &sql, const std::vector<Param> &params,
+                           const std::function<bool()> &stop, bool *cancelled) override;
+    Session *side_session() override;
 
     // Connects if not connected; if connected, checks without a round trip that the server has
     // not closed the socket (KILL, restart) and reconnects if it did. Returns the generation.
@@ -67,6 +79,10 @@ class NativeSession : public Session {
   private:
     [[noreturn]] void fail(unsigned code, const char *sqlstate, const char *message);
     MYSQL_STMT *statement(const std::string &sql);
+    // Reads the reply of a text statement already sent (mysql_real_query, mysql_send_query).
+    Result text_result();
+    // Ends the statement this session runs, from a new session; false if that failed.
+    bool cancel_running_statement() noexcept;
 
     ConnectParams params_;
     MYSQL *conn_ = nullptr;
@@ -74,6 +90,11 @@ class NativeSession : public Session {
     std::uint64_t generation_ = 0;
     std::uint64_t round_trips_ = 0;
     std::map<std::string, MYSQL_STMT *> statements_;
+    std::unique_ptr<NativeSession> side_;
+    // When opening the side session last failed: it is not tried again for a second (an
+    // unreachable server would cost the connect timeout on every slice of a wait).
+    std::chrono::steady_clock::time_point side_failed_at_{};
+    bool side_failed_ = false;
 };
 
 }  // namespace nativelock::mysql

@@ -65,8 +65,11 @@ std::string row_holder_gone(const std::string &q_name, const std::string &q_conn
 constexpr const char *kHolderDoesNotTerminate =
     "Could not acquire lock. Other session holds it and does not terminate.";
 
-// The longest server-side wait between two looks at the caller's interrupted().
+// The longest server-side wait between two looks at the caller's interrupted() on a session
+// that cannot end a wait in flight; also when a long wait first looks at the row.
 constexpr double kInterruptSliceSeconds = 0.2;
+// No bound of the caller's: wait_cap() and the deadline bound the wait.
+constexpr double kUnboundedWait = 1e9;
 // Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand.
 constexpr int kClaimAttempts = 3;
 
@@ -133,19 +136,35 @@ std::string Protocol::quote(const std::string &identifier) const {
 }
 
 // Like the package's sqlExecute(): a corrupted MyISAM table is repaired once, then retried.
-Result Protocol::run(const std::string &sql, const std::vector<Param> &params, bool prepared,
-                     bool want_rows) {
+template <typename Statement>
+Result Protocol::with_repair(const Statement &statement) {
     bool repaired = false;
     for (;;) {
         try {
             ++statements_;
-            return session_.execute(sql, params, prepared, want_rows);
+            return statement();
         } catch (const SqlError &e) {
             if (repaired || !needs_repair(e)) throw;
         }
         repair_table();
         repaired = true;
     }
+}
+
+Result Protocol::run(const std::string &sql, const std::vector<Param> &params, bool prepared,
+                     bool want_rows) {
+    return with_repair([&] { return session_.execute(sql, params, prepared, want_rows); });
+}
+
+Result Protocol::run_waiting(const std::string &sql, const std::vector<Param> &params,
+                             const std::function<bool()> &stop, bool *cancelled) {
+    return with_repair([&] { return session_.execute_waiting(sql, params, stop, cancelled); });
+}
+
+double Protocol::wait_cap(double most, const std::function<bool()> &interrupted) const {
+    most = std::min(most, session_.max_wait_seconds());
+    if (interrupted && !session_.cancellable_waits()) most = std::min(most, kInterruptSliceSeconds);
+    return most;
 }
 
 bool Protocol::register_row(const std::string &name, long long ttl) {
@@ -474,7 +493,7 @@ bool Protocol::claim_granted(const std::string &name, long long ttl, bool row_st
 // our own session holding the name, a session holding GET_LOCK with no row for a second) goes
 // to the row-first path (Fallback), holding nothing.
 Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &deadline,
-                                       long long ttl,
+                                       long long ttl, const std::function<bool()> &interrupted,
                                        const std::function<void()> &check_interrupt) {
     auto give_back = [&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); };
     bool holding = false, row_stands = false, granted_after_waiting = false;
@@ -565,25 +584,71 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         }
         first_attempt = false;
         check_interrupt();
-        double wait = deadline.remaining_seconds(
-            std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
+        // A session that can end a wait in flight waits whole, keeping its place in the
+        // server's line (a wait re-sent after a slice rejoins the line at its end). What only
+        // a look at the row can tell, the row's holder passing its TTL or, with kills of
+        // rowless holders on, a second with no row, is looked at meanwhile from the side
+        // session, once the wait has lasted a slice (a hot lock's waits end sooner, and cost
+        // nothing more). (Read inside the waiting statement, the row would keep the MyISAM
+        // table read-locked for the whole wait, and the holder's release, which deletes its
+        // row, would wait for it.) Another session waits in slices and looks after each.
+        const bool whole = session_.cancellable_waits();
+        const double wait = deadline.remaining_seconds(
+            wait_cap(whole ? kUnboundedWait : kInterruptSliceSeconds, interrupted));
+        auto next_look =
+            Deadline::Clock::now() + std::chrono::duration_cast<Deadline::Clock::duration>(
+                                         std::chrono::duration<double>(kInterruptSliceSeconds));
+        auto stop = [&]() -> bool {
+            if (interrupted && interrupted()) return true;
+            const auto now = Deadline::Clock::now();
+            if (now < next_look) return false;
+            // Set first: a look that fails is tried again a second later, not every slice.
+            double again = 1.0;
+            next_look = now + std::chrono::duration_cast<Deadline::Clock::duration>(
+                                  std::chrono::duration<double>(again));
+            Session *side = session_.side_session();
+            if (side) {
+                const RowLook row =
+                    parse_look(side->execute(look_sql(), {Param::str(name)}, true, true));
+                if (row.has_row) {
+                    rowless = false;
+                    if (row.ttl_left < 0) return true;
+                    again = std::clamp(row.seconds_until_stale, kInterruptSliceSeconds, 1.0);
+                } else if (kill_rowless_holders_) {
+                    if (!rowless) {
+                        rowless = true;
+                        rowless_since = now;
+                    } else if (std::chrono::duration<double>(now - rowless_since).count() >= 1.0) {
+                        return true;
+                    }
+                    again = kInterruptSliceSeconds;
+                }
+            }
+            next_look = now + std::chrono::duration_cast<Deadline::Clock::duration>(
+                                  std::chrono::duration<double>(again));
+            return false;
+        };
         // A session that joined the line at once asks whether the lock was free as it came: a
         // grant at once is no hand-off, and an unmarked row then standing is a client's lock in
         // the making (the package's order), which only a waiter that waited takes over.
-        bool free_on_entry = false;
+        bool free_on_entry = false, cancelled = false;
+        const Param timeout = Param::real(std::round(wait * 1000) / 1000);
         Result got;
         if (probe_free) {
-            got = split_conditional_wait(run("SELECT IS_FREE_LOCK(?), GET_LOCK(?, ?)",
-                                             {Param::str(name), Param::str(name),
-                                              Param::real(std::round(wait * 1000) / 1000)},
-                                             true, true),
-                                         &free_on_entry);
+            got = split_conditional_wait(
+                run_waiting("SELECT IS_FREE_LOCK(?), GET_LOCK(?, ?)",
+                            {Param::str(name), Param::str(name), timeout}, stop, &cancelled),
+                &free_on_entry);
             probe_free = false;
         } else {
-            got = run("SELECT GET_LOCK(?, ?)",
-                      {Param::str(name), Param::real(std::round(wait * 1000) / 1000)});
+            got =
+                run_waiting("SELECT GET_LOCK(?, ?)", {Param::str(name), timeout}, stop, &cancelled);
         }
-        if (get_lock_granted(got, name)) {
+        // A wait we ended reads NULL (or nothing) unless it was granted first.
+        const bool granted =
+            cancelled ? got.value == std::optional<std::string>("1") : get_lock_granted(got, name);
+        if (cancelled && !granted) check_interrupt();  // an interrupt ended it: that throws
+        if (granted) {
             // The row is written before lock() returns. (Sending it without waiting for the
             // reply saved a round trip of the hand-off, but a row of another spelling, which
             // the table's unique key conflates with ours, may have been written meanwhile by a
@@ -594,17 +659,15 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             granted_after_waiting = !free_on_entry;
             continue;
         }
-        // Still taken after a slice: a holder past its TTL, or one with no row, is the
+        // Still taken after a wait: a holder past its TTL, or one with no row, is the
         // row-first path's to handle (it takes over and, if it must, KILLs).
-        Result row = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp() FROM " +
-                             q_table_ + " WHERE " + q_name_ + " = ?",
-                         {Param::str(name)});
-        if (!row.has_row && !kill_rowless_holders_) {
+        const RowLook look = parse_look(run(look_sql(), {Param::str(name)}, true, true));
+        if (!look.has_row && !kill_rowless_holders_) {
             // A session that holds GET_LOCK without a row may be no client of this table at
             // all (php-lock's MySQLMutex, an application's own GET_LOCK): wait for it.
             continue;
         }
-        if (!row.has_row) {
+        if (!look.has_row) {
             auto now = Deadline::Clock::now();
             if (!rowless) {
                 rowless = true;
@@ -614,9 +677,28 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             }
         } else {
             rowless = false;
-            if (to_ll(row.value) < 0) return Queued::Fallback;
+            if (look.ttl_left < 0) return Queued::Fallback;
         }
     }
+}
+
+std::string Protocol::look_sql() const {
+    // The second column in floating point: a foreign row's ttl may be any bigint.
+    return "SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " + q_created_ +
+           " + 0e0 + " + q_ttl_ + " + 1 - UNIX_TIMESTAMP(NOW(6)) FROM " + q_table_ + " WHERE " +
+           q_name_ + " = ?";
+}
+
+Protocol::RowLook Protocol::parse_look(const Result &row) {
+    RowLook look;
+    if (row.rows.empty()) return look;
+    look.has_row = true;
+    look.ttl_left = to_ll(row.rows[0][0]);
+    if (row.rows[0].size() > 1 && row.rows[0][1]) {
+        look.seconds_until_stale = std::strtod(row.rows[0][1]->c_str(), nullptr);
+        if (!std::isfinite(look.seconds_until_stale)) look.seconds_until_stale = 0;
+    }
+    return look;
 }
 
 std::string Protocol::create_fences_table_sql() const {
@@ -664,7 +746,7 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
     auto check_interrupt = [&] {
         if (interrupted && interrupted()) throw WaitInterrupted("interrupted");
     };
-    if (lock_queued(name, deadline, ttl, check_interrupt) == Queued::Acquired) return;
+    if (lock_queued(name, deadline, ttl, interrupted, check_interrupt) == Queued::Acquired) return;
     double instant_backoff = 0.001;
     for (;;) {
         // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own,
@@ -732,11 +814,10 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
             row.rows[0].size() > 2 && row.rows[0][2] ? to_ll(row.rows[0][2]) : 0;
         // The row expires at the end of second created+ttl; take_over_stale_row() sees it one
         // second later. The server-side wait is bounded: by the deadline, the row's TTL, the
-        // session's read timeout and, when PHP may have handlers to run, a short slice.
-        double cap = std::min(static_cast<double>(std::max(ttl_left, 0LL)) + 1.0,
-                              session_.max_wait_seconds());
-        if (interrupted) cap = std::min(cap, kInterruptSliceSeconds);
-        double wait = deadline.remaining_seconds(cap);
+        // session's read timeout and, when PHP may have handlers to run on a session that
+        // cannot end a wait in flight (a PDO), a short slice.
+        double wait = deadline.remaining_seconds(
+            wait_cap(static_cast<double>(std::max(ttl_left, 0LL)) + 1.0, interrupted));
         // A grant is a hand-off only if, as we came, GET_LOCK was held by the session that
         // marked the row: that holder let go. Anyone else holding it for a moment (a
         // contender on this path between its statements, an application's own GET_LOCK) hands
@@ -744,16 +825,20 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         // (the package's order), which only a hand-off takes.
         auto before = Deadline::Clock::now();
         // (With no marked row, marked_by 0 names no session: never a hand-off.)
-        bool handed_off = false;
+        bool handed_off = false, cancelled = false;
         Result got = split_conditional_wait(
-            run("SELECT IS_USED_LOCK(?) = ?, GET_LOCK(?, ?)",
-                {Param::str(name), Param::integer(marked_by), Param::str(name),
-                 Param::real(std::round(wait * 1000) / 1000)},
-                true, true),
+            run_waiting("SELECT IS_USED_LOCK(?) = ?, GET_LOCK(?, ?)",
+                        {Param::str(name), Param::integer(marked_by), Param::str(name),
+                         Param::real(std::round(wait * 1000) / 1000)},
+                        interrupted, &cancelled),
             &handed_off);
+        // A wait we ended reads NULL (or nothing) unless it was granted first.
+        const bool granted =
+            cancelled ? got.value == std::optional<std::string>("1") : get_lock_granted(got, name);
+        if (cancelled && !granted) check_interrupt();  // the interrupt ended it: that throws
         const bool instant =
             std::chrono::duration<double>(Deadline::Clock::now() - before).count() < 0.002;
-        if (get_lock_granted(got, name)) {
+        if (granted) {
             // Holding GET_LOCK, the row becomes ours as on the queued path. (Until 2026-11-26
             // this path gave every grant back: it lost its turn to the waiter behind it on
             // every release, and under a hot lock whose holder outlived its TTL the waiters

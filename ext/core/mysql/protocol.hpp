@@ -124,8 +124,18 @@ class Protocol {
     unsigned statements() const { return statements_; }
 
   private:
+    template <typename Statement>
+    Result with_repair(const Statement &statement);
     Result run(const std::string &sql, const std::vector<Param> &params, bool prepared = true,
                bool want_rows = false);
+    // run() for a statement that waits in GET_LOCK (rows wanted): through the session's
+    // execute_waiting(), which sets *cancelled when `stop` ended the wait.
+    Result run_waiting(const std::string &sql, const std::vector<Param> &params,
+                       const std::function<bool()> &stop, bool *cancelled);
+    // The longest a statement may wait in GET_LOCK, at most `most` seconds: a session that can
+    // end a wait on an interrupt waits whole; another in short slices, so that signal handlers
+    // run (and each slice rejoins the server's line at its end).
+    double wait_cap(double most, const std::function<bool()> &interrupted) const;
     bool register_row(const std::string &name, long long ttl);
     bool take_get_lock(const std::string &name);
     void deregister(const std::string &name);
@@ -136,8 +146,18 @@ class Protocol {
     // True once GET_LOCK is ours; false if our row was taken meanwhile (nothing is held).
     bool take_get_lock_owning_row(const std::string &name, bool took_over, const Deadline &deadline,
                                   const std::function<void()> &check_interrupt);
+    // A look at a name's row: whether it stands, its TTL left in whole seconds (negative:
+    // past it), and the seconds until take_over_stale_row() will take it for stale.
+    struct RowLook {
+        bool has_row = false;
+        long long ttl_left = 0;
+        double seconds_until_stale = 0;
+    };
+    std::string look_sql() const;
+    static RowLook parse_look(const Result &row);
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
+                       const std::function<bool()> &interrupted,
                        const std::function<void()> &check_interrupt);
     bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
                                     bool granted_after_waiting);

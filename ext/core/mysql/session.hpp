@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -116,6 +117,24 @@ class Session {
                            bool want_rows) = 0;
     // Longest server-side wait one statement may take before the client's read timeout fires.
     virtual double max_wait_seconds() const { return 30.0; }
+    // Whether execute_waiting() waits whole, asking `stop` meanwhile. A session that cannot
+    // (a PDO) makes the protocol wait in short slices, so that signal handlers run and the row
+    // is looked at between slices.
+    virtual bool cancellable_waits() const { return false; }
+    // Runs a statement that may wait long on the server (GET_LOCK). While it waits, `stop` is
+    // asked every slice and at once on a signal; when it says so, the wait is ended on the
+    // server and *cancelled set. The result then says whether the wait had ended first
+    // (GET_LOCK 1) or not (NULL, or no row). `stop` runs no statement on this session.
+    virtual Result execute_waiting(const std::string &sql, const std::vector<Param> &params,
+                                   const std::function<bool()> &stop, bool *cancelled) {
+        (void)stop;
+        *cancelled = false;
+        return execute(sql, params, true, true);
+    }
+    // A second session of the same server and user, for what cannot wait for a statement in
+    // flight on this one (a look at a row during execute_waiting()); opened on first use and
+    // closed when that wait ends. nullptr if there is none or it cannot be opened now.
+    virtual Session *side_session() { return nullptr; }
     // True if nobody else runs statements on this session: the protocol may then use
     // LAST_INSERT_ID(expr) to learn GET_LOCK's result from an INSERT (one round trip).
     virtual bool exclusive() const { return false; }
