@@ -273,7 +273,11 @@ TEST(MysqlProtocol, WaitStatementsSpliceNamesAsHexOnly) {
                       {Param::str(evil), Param::real(0.25), Param::integer(-7)});
     EXPECT_EQ(sql,
               "SELECT GET_LOCK(_binary X'7827293b2044524f50205441424c45207368617265645f6c6f636b"
-              "733b202d2d203f5cff', 0.250000), `a?b`, 'c?', \"d?\", -7");
+              "733b202d2d203f5cff', 0.250), `a?b`, 'c?', \"d?\", -7");
+    // Decimals by integers (no locale's comma), in thousandths.
+    EXPECT_EQ(splice_params("?,?,?,?", {Param::real(0), Param::real(29.0006), Param::real(-1.5),
+                                        Param::real(1e9)}),
+              "0.000,29.001,-1.500,1000000000.000");
     EXPECT_EQ(splice_params("SELECT ?", {Param::str("")}), "SELECT _binary X''");
     EXPECT_THROW(splice_params("SELECT ?, ?", {Param::str("a")}), InvalidArgument);
     EXPECT_THROW(splice_params("SELECT ?", {Param::str("a"), Param::str("b")}), InvalidArgument);
@@ -384,6 +388,51 @@ TEST(MysqlProtocol, FailedClaimAfterGrantGivesGetLockBackThenRethrows) {
     EXPECT_EQ(sql_error_of_lock(p), 1205u);
     ASSERT_EQ(s.sql.size(), 3u);
     EXPECT_EQ(s.sql[2].rfind("SELECT RELEASE_LOCK", 0), 0u);
+}
+
+// A wait that was ended while the server granted it (a KILL that reports itself after the
+// grant, as an error in place of the reply): the session is asked whether it holds the name,
+// and a grant is claimed, never left held with nobody knowing, nor taken for an interrupt.
+TEST(MysqlProtocol, AWaitEndedAsItWasGrantedAsksTheSessionWhetherItHoldsTheName) {
+    struct EndedWaits : ScriptedSession {
+        bool cancellable_waits() const override { return true; }
+        Result execute_waiting(const std::string &s, const std::vector<Param> &,
+                               const std::function<bool()> &stop, bool *cancelled) override {
+            sql.push_back(s);
+            EXPECT_TRUE(stop && stop());
+            *cancelled = true;
+            return Result();  // 1317 in place of the reply
+        }
+    };
+    for (const char *holds : {"1", "0"}) {
+        EndedWaits s;
+        s.answer = [&](const std::string &sql, const std::vector<Param> &) -> Result {
+            if (sql.rfind("INSERT", 0) == 0 && sql.find("~0 + 1") != std::string::npos)
+                throw busy();
+            if (sql.find("IS_USED_LOCK(?) = CONNECTION_ID()") != std::string::npos)
+                return value(holds);
+            if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) {
+                ADD_FAILURE() << "gave the grant back";
+                return value("1");
+            }
+            return affected(1);  // the claim
+        };
+        Protocol p(s, QuoteStyle::Default);
+        bool threw = false;
+        try {
+            // The first look at PHP's signals is before the wait: say no to it.
+            int asked = 0;
+            p.lock("a", nativelock::Deadline::after(10), 10, [&] { return ++asked >= 2; });
+        } catch (const WaitInterrupted &) {
+            threw = true;
+        }
+        EXPECT_EQ(threw, std::string(holds) == "0") << "holds " << holds;
+        bool asked_session = false;
+        for (const std::string &sql : s.sql)
+            if (sql.find("IS_USED_LOCK(?) = CONNECTION_ID()") != std::string::npos)
+                asked_session = true;
+        EXPECT_TRUE(asked_session);
+    }
 }
 
 // A shared session (PDO) must not change the application's LAST_INSERT_ID(): an UPDATE that
@@ -888,7 +937,7 @@ TEST_F(MysqlServer, AnInterruptPendingAsTheWaitIsSentStillEndsIt) {
         auto t0 = std::chrono::steady_clock::now();
         EXPECT_THROW(ps.lock(n, Deadline::after(20), 30, interrupted), WaitInterrupted);
         double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        EXPECT_LT(took, 2.0) << "round " << round;
+        EXPECT_LT(took, 5.0) << "round " << round;
         EXPECT_GE(asked, 3) << "the wait did not ask";
     }
     EXPECT_NO_THROW(ps.lock(n + "-other", Deadline::after(0), 30));  // the session works

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -35,10 +34,14 @@ std::string literal(const Param &p) {
         case Param::Kind::Int:
             return std::to_string(p.i);
         case Param::Kind::Double: {
-            if (!std::isfinite(p.d)) throw InvalidArgument("a statement parameter is not finite");
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%.6f", p.d);
-            return buf;
+            // In whole and thousandths, by integers: printf's "%f" writes a comma under a
+            // locale that PHP's setlocale() may have set.
+            if (!(std::fabs(p.d) < 1e15))
+                throw InvalidArgument("a statement parameter is out of range");
+            const long long ms = std::llround(std::fabs(p.d) * 1000);
+            std::string frac = std::to_string(ms % 1000);
+            return (p.d < 0 && ms != 0 ? "-" : "") + std::to_string(ms / 1000) + "." +
+                   std::string(3 - frac.size(), '0') + frac;
         }
         case Param::Kind::String:
             break;
@@ -283,7 +286,7 @@ Result NativeSession::execute_waiting(const std::string &sql, const std::vector<
     // A server's max_statement_time would end a long wait early, with GET_LOCK NULL: lifted
     // for this statement (MariaDB's executable comment; other servers skip it).
     const std::string text =
-        "/*M!100100 SET STATEMENT max_statement_time=0 FOR */ " + splice_params(sql, params);
+        "/*M!100102 SET STATEMENT max_statement_time=0 FOR */ " + splice_params(sql, params);
     ++round_trips_;
     // Sent whole, then awaited in slices: the server keeps our place in GET_LOCK's line for
     // the whole wait (a wait re-sent every slice would rejoin the line at its end).

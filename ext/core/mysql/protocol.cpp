@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -159,6 +160,16 @@ Result Protocol::run(const std::string &sql, const std::vector<Param> &params, b
 Result Protocol::run_waiting(const std::string &sql, const std::vector<Param> &params,
                              const std::function<bool()> &stop, bool *cancelled) {
     return with_repair([&] { return session_.execute_waiting(sql, params, stop, cancelled); });
+}
+
+bool Protocol::cancelled_wait_granted(const Result &got, const std::string &name) {
+    if (got.value == std::optional<std::string>("1")) return true;
+    // NULL, or an error in place of the reply (a KILL that came as the grant was being sent
+    // may report itself after it): only the session can say whether the wait was granted. It
+    // waited because another session held the name, so holding it now means granted. (The
+    // KILL cannot reach this statement: MariaDB clears it as a statement begins.)
+    return run("SELECT IFNULL(IS_USED_LOCK(?) = CONNECTION_ID(), 0)", {Param::str(name)}).value ==
+           std::optional<std::string>("1");
 }
 
 double Protocol::wait_cap(double most, const std::function<bool()> &interrupted) const {
@@ -644,9 +655,8 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             got =
                 run_waiting("SELECT GET_LOCK(?, ?)", {Param::str(name), timeout}, stop, &cancelled);
         }
-        // A wait we ended reads NULL (or nothing) unless it was granted first.
         const bool granted =
-            cancelled ? got.value == std::optional<std::string>("1") : get_lock_granted(got, name);
+            cancelled ? cancelled_wait_granted(got, name) : get_lock_granted(got, name);
         if (cancelled && !granted) check_interrupt();  // an interrupt ended it: that throws
         if (granted) {
             // The row is written before lock() returns. (Sending it without waiting for the
@@ -695,8 +705,12 @@ Protocol::RowLook Protocol::parse_look(const Result &row) {
     look.has_row = true;
     look.ttl_left = to_ll(row.rows[0][0]);
     if (row.rows[0].size() > 1 && row.rows[0][1]) {
-        look.seconds_until_stale = std::strtod(row.rows[0][1]->c_str(), nullptr);
-        if (!std::isfinite(look.seconds_until_stale)) look.seconds_until_stale = 0;
+        // from_chars, not strtod(): no locale's decimal comma.
+        const std::string &text = *row.rows[0][1];
+        double until = 0;
+        if (std::from_chars(text.data(), text.data() + text.size(), until).ec == std::errc() &&
+            std::isfinite(until))
+            look.seconds_until_stale = until;
     }
     return look;
 }
@@ -814,10 +828,12 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
             row.rows[0].size() > 2 && row.rows[0][2] ? to_ll(row.rows[0][2]) : 0;
         // The row expires at the end of second created+ttl; take_over_stale_row() sees it one
         // second later. The server-side wait is bounded: by the deadline, the row's TTL, the
-        // session's read timeout and, when PHP may have handlers to run on a session that
-        // cannot end a wait in flight (a PDO), a short slice.
-        double wait = deadline.remaining_seconds(
-            wait_cap(static_cast<double>(std::max(ttl_left, 0LL)) + 1.0, interrupted));
+        // session's read timeout and, when PHP may have handlers to run, a short slice (this
+        // path's waits look at the row after each slice; they do not keep a place in line).
+        double cap = std::min(static_cast<double>(std::max(ttl_left, 0LL)) + 1.0,
+                              session_.max_wait_seconds());
+        if (interrupted) cap = std::min(cap, kInterruptSliceSeconds);
+        double wait = deadline.remaining_seconds(cap);
         // A grant is a hand-off only if, as we came, GET_LOCK was held by the session that
         // marked the row: that holder let go. Anyone else holding it for a moment (a
         // contender on this path between its statements, an application's own GET_LOCK) hands
@@ -825,20 +841,16 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         // (the package's order), which only a hand-off takes.
         auto before = Deadline::Clock::now();
         // (With no marked row, marked_by 0 names no session: never a hand-off.)
-        bool handed_off = false, cancelled = false;
+        bool handed_off = false;
         Result got = split_conditional_wait(
-            run_waiting("SELECT IS_USED_LOCK(?) = ?, GET_LOCK(?, ?)",
-                        {Param::str(name), Param::integer(marked_by), Param::str(name),
-                         Param::real(std::round(wait * 1000) / 1000)},
-                        interrupted, &cancelled),
+            run("SELECT IS_USED_LOCK(?) = ?, GET_LOCK(?, ?)",
+                {Param::str(name), Param::integer(marked_by), Param::str(name),
+                 Param::real(std::round(wait * 1000) / 1000)},
+                true, true),
             &handed_off);
-        // A wait we ended reads NULL (or nothing) unless it was granted first.
-        const bool granted =
-            cancelled ? got.value == std::optional<std::string>("1") : get_lock_granted(got, name);
-        if (cancelled && !granted) check_interrupt();  // the interrupt ended it: that throws
         const bool instant =
             std::chrono::duration<double>(Deadline::Clock::now() - before).count() < 0.002;
-        if (granted) {
+        if (get_lock_granted(got, name)) {
             // Holding GET_LOCK, the row becomes ours as on the queued path. (Until 2026-11-26
             // this path gave every grant back: it lost its turn to the waiter behind it on
             // every release, and under a hot lock whose holder outlived its TTL the waiters

@@ -136,6 +136,8 @@ class Protocol {
     // end a wait on an interrupt waits whole; another in short slices, so that signal handlers
     // run (and each slice rejoins the server's line at its end).
     double wait_cap(double most, const std::function<bool()> &interrupted) const;
+    // Whether a wait that execute_waiting() ended (`got`: its reply) was granted first.
+    bool cancelled_wait_granted(const Result &got, const std::string &name);
     bool register_row(const std::string &name, long long ttl);
     bool take_get_lock(const std::string &name);
     void deregister(const std::string &name);
