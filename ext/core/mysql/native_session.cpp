@@ -247,14 +247,13 @@ Result NativeSession::text_result() {
 
 Session *NativeSession::side_session() {
     const auto now = std::chrono::steady_clock::now();
-    if (side_failed_ && now - side_failed_at_ < std::chrono::seconds(1)) return nullptr;
+    if (side_failed_at_ && now - *side_failed_at_ < std::chrono::seconds(1)) return nullptr;
     try {
         if (!side_) side_ = std::make_unique<NativeSession>(params_);
         side_->ensure_connected();
-        side_failed_ = false;
+        side_failed_at_.reset();
         return side_.get();
     } catch (...) {
-        side_failed_ = true;
         side_failed_at_ = now;
         return nullptr;
     }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 
@@ -93,8 +94,7 @@ class NativeSession : public Session {
     std::unique_ptr<NativeSession> side_;
     // When opening the side session last failed: it is not tried again for a second (an
     // unreachable server would cost the connect timeout on every slice of a wait).
-    std::chrono::steady_clock::time_point side_failed_at_{};
-    bool side_failed_ = false;
+    std::optional<std::chrono::steady_clock::time_point> side_failed_at_;
 };
 
 }  // namespace nativelock::mysql

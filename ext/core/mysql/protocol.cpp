@@ -69,8 +69,11 @@ constexpr const char *kHolderDoesNotTerminate =
 // The longest server-side wait between two looks at the caller's interrupted() on a session
 // that cannot end a wait in flight; also when a long wait first looks at the row.
 constexpr double kInterruptSliceSeconds = 0.2;
-// No bound of the caller's: wait_cap() and the deadline bound the wait.
-constexpr double kUnboundedWait = 1e9;
+// Between bounded server-side waits the caller may run PHP signal handlers.
+void throw_if_interrupted(const std::function<bool()> &interrupted) {
+    if (interrupted && interrupted()) throw WaitInterrupted("interrupted");
+}
+
 // Tries of claim_row_holding_get_lock()'s INSERT and UPDATE before the row is taken to stand.
 constexpr int kClaimAttempts = 3;
 
@@ -170,12 +173,6 @@ bool Protocol::cancelled_wait_granted(const Result &got, const std::string &name
     // KILL cannot reach this statement: MariaDB clears it as a statement begins.)
     return run("SELECT IFNULL(IS_USED_LOCK(?) = CONNECTION_ID(), 0)", {Param::str(name)}).value ==
            std::optional<std::string>("1");
-}
-
-double Protocol::wait_cap(double most, const std::function<bool()> &interrupted) const {
-    most = std::min(most, session_.max_wait_seconds());
-    if (interrupted && !session_.cancellable_waits()) most = std::min(most, kInterruptSliceSeconds);
-    return most;
 }
 
 bool Protocol::register_row(const std::string &name, long long ttl) {
@@ -504,8 +501,8 @@ bool Protocol::claim_granted(const std::string &name, long long ttl, bool row_st
 // our own session holding the name, a session holding GET_LOCK with no row for a second) goes
 // to the row-first path (Fallback), holding nothing.
 Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &deadline,
-                                       long long ttl, const std::function<bool()> &interrupted,
-                                       const std::function<void()> &check_interrupt) {
+                                       long long ttl, const std::function<bool()> &interrupted) {
+    auto check_interrupt = [&] { throw_if_interrupted(interrupted); };
     auto give_back = [&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); };
     bool holding = false, row_stands = false, granted_after_waiting = false;
     // GET_LOCK(name, 0) and, if granted, the row in one statement: one round trip uncontended,
@@ -603,20 +600,18 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         // nothing more). (Read inside the waiting statement, the row would keep the MyISAM
         // table read-locked for the whole wait, and the holder's release, which deletes its
         // row, would wait for it.) Another session waits in slices and looks after each.
-        const bool whole = session_.cancellable_waits();
         const double wait = deadline.remaining_seconds(
-            wait_cap(whole ? kUnboundedWait : kInterruptSliceSeconds, interrupted));
-        auto next_look =
-            Deadline::Clock::now() + std::chrono::duration_cast<Deadline::Clock::duration>(
-                                         std::chrono::duration<double>(kInterruptSliceSeconds));
+            session_.cancellable_waits()
+                ? session_.max_wait_seconds()
+                : std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
+        Deadline next_look = Deadline::after(kInterruptSliceSeconds);
         auto stop = [&]() -> bool {
             if (interrupted && interrupted()) return true;
+            if (!next_look.expired()) return false;
             const auto now = Deadline::Clock::now();
-            if (now < next_look) return false;
             // Set first: a look that fails is tried again a second later, not every slice.
             double again = 1.0;
-            next_look = now + std::chrono::duration_cast<Deadline::Clock::duration>(
-                                  std::chrono::duration<double>(again));
+            next_look = Deadline::after(again);
             Session *side = session_.side_session();
             if (side) {
                 const RowLook row =
@@ -635,8 +630,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
                     again = kInterruptSliceSeconds;
                 }
             }
-            next_look = now + std::chrono::duration_cast<Deadline::Clock::duration>(
-                                  std::chrono::duration<double>(again));
+            next_look = Deadline::after(again);
             return false;
         };
         // A session that joined the line at once asks whether the lock was free as it came: a
@@ -756,11 +750,8 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
     if (name_length(name) > kMaxNameChars)
         throw InvalidArgument("Lock name \"" + name +
                               "\" is longer than 64 characters (MySQL limit)");
-    // Between bounded server-side waits the caller may run PHP signal handlers.
-    auto check_interrupt = [&] {
-        if (interrupted && interrupted()) throw WaitInterrupted("interrupted");
-    };
-    if (lock_queued(name, deadline, ttl, interrupted, check_interrupt) == Queued::Acquired) return;
+    auto check_interrupt = [&] { throw_if_interrupted(interrupted); };
+    if (lock_queued(name, deadline, ttl, interrupted) == Queued::Acquired) return;
     double instant_backoff = 0.001;
     for (;;) {
         // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own,

@@ -132,10 +132,6 @@ class Protocol {
     // execute_waiting(), which sets *cancelled when `stop` ended the wait.
     Result run_waiting(const std::string &sql, const std::vector<Param> &params,
                        const std::function<bool()> &stop, bool *cancelled);
-    // The longest a statement may wait in GET_LOCK, at most `most` seconds: a session that can
-    // end a wait on an interrupt waits whole; another in short slices, so that signal handlers
-    // run (and each slice rejoins the server's line at its end).
-    double wait_cap(double most, const std::function<bool()> &interrupted) const;
     // Whether a wait that execute_waiting() ended (`got`: its reply) was granted first.
     bool cancelled_wait_granted(const Result &got, const std::string &name);
     bool register_row(const std::string &name, long long ttl);
@@ -159,8 +155,7 @@ class Protocol {
     static RowLook parse_look(const Result &row);
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
-                       const std::function<bool()> &interrupted,
-                       const std::function<void()> &check_interrupt);
+                       const std::function<bool()> &interrupted);
     bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
                                     bool granted_after_waiting);
     // claim_row_holding_get_lock() for a grant made on session generation `granted_on`. On any
