@@ -362,6 +362,120 @@ TEST(LocalQueue, ASignalEndsTheWaitForTheCallerToLookAtIt) {
     ::sigaction(SIGALRM, &previous, nullptr);
 }
 
+namespace {
+// Threads of this process (/proc/self/task).
+int thread_count() {
+    int count = 0;
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind("Threads:", 0) == 0) count = std::atoi(line.c_str() + 8);
+    }
+    return count;
+}
+
+// Queues `waiter` behind `head` (both of this process), lets the head go and expects the turn.
+void wait_behind(LocalQueue &head, LocalQueue &waiter) {
+    ASSERT_TRUE(head.join());
+    ASSERT_TRUE(waiter.join());
+    ASSERT_FALSE(waiter.is_head());
+    head.leave();
+    EXPECT_TRUE(waiter.wait_for_turn(Deadline::after(5), 5000));
+    waiter.leave();
+}
+}  // namespace
+
+// The thread that takes a waiter's place is kept for the next wait instead of being started
+// and joined for each; a wait that ends before its turn cancels it, and the next starts anew.
+TEST(LocalQueue, TheWaitingThreadIsKeptFromWaitToWait) {
+    const std::string path = unique_path("kept");
+    const int before = thread_count();
+    {
+        LocalQueue head(path), waiter(path);
+        wait_behind(head, waiter);
+    }
+    const int kept = thread_count();
+    EXPECT_LE(kept, before + 1);
+    for (int i = 0; i < 5; ++i) {
+        LocalQueue head(path), waiter(path);
+        wait_behind(head, waiter);
+        EXPECT_EQ(thread_count(), kept) << "wait " << i;
+    }
+    // A wait given up before its turn withdraws its request: the head's successor is the next
+    // waiter, and later waits are still served.
+    LocalQueue head(path), quitter(path), next(path);
+    ASSERT_TRUE(head.join());
+    ASSERT_TRUE(quitter.join());
+    EXPECT_FALSE(quitter.wait_for_turn(Deadline::after(0.05), 1000));
+    quitter.leave();
+    ASSERT_TRUE(next.join());
+    head.leave();
+    EXPECT_TRUE(next.wait_for_turn(Deadline::after(5), 5000));
+    next.leave();
+    LocalQueue head2(path), waiter2(path);
+    wait_behind(head2, waiter2);
+}
+
+// A wait that starts while the kept thread serves another (a signal handler's lock() inside a
+// wait) gets a thread of its own; each is served when its own head leaves.
+TEST(LocalQueue, AWaitWhileTheKeptThreadIsBusyHasAThreadOfItsOwn) {
+    const std::string outer_path = unique_path("busy-outer"),
+                      inner_path = unique_path("busy-inner");
+    LocalQueue outer_head(outer_path), outer(outer_path);
+    LocalQueue inner_head(inner_path), inner(inner_path);
+    ASSERT_TRUE(outer_head.join());
+    ASSERT_TRUE(outer.join());
+    ASSERT_TRUE(inner_head.join());
+    ASSERT_TRUE(inner.join());
+    EXPECT_FALSE(outer.wait_for_turn(Deadline::after(0.05), 1000));
+    EXPECT_FALSE(inner.wait_for_turn(Deadline::after(0.05), 1000));
+    inner_head.leave();
+    EXPECT_TRUE(inner.wait_for_turn(Deadline::after(5), 5000));
+    EXPECT_FALSE(outer.wait_for_turn(Deadline::after(0.05), 1000)) << "served by the other's head";
+    outer_head.leave();
+    EXPECT_TRUE(outer.wait_for_turn(Deadline::after(5), 5000));
+    inner.leave();
+    outer.leave();
+}
+
+// The kept thread is the parent's: a child forked while it idles, or while it serves the
+// parent's wait, waits with a thread of its own (a request written to the parent's eventfd
+// would reach the parent's thread, with the child's descriptor numbers), and the parent's
+// waits are still served.
+TEST(LocalQueue, AForkedChildWaitsWithAThreadOfItsOwn) {
+    const std::string parent_path = unique_path("kept-parent"),
+                      child_path = unique_path("kept-child");
+    for (bool parent_waiting : {false, true}) {
+        SCOPED_TRACE(parent_waiting ? "the kept thread busy at fork" : "the kept thread idle");
+        {
+            LocalQueue head(parent_path), waiter(parent_path);
+            wait_behind(head, waiter);  // the kept thread exists and idles
+        }
+        LocalQueue parent_head(parent_path), parent_waiter(parent_path), child_head(child_path);
+        ASSERT_TRUE(parent_head.join());
+        if (parent_waiting) ASSERT_TRUE(parent_waiter.join());
+        ASSERT_TRUE(child_head.join());
+        Pipe events;
+        pid_t pid = ::fork();
+        if (pid == 0) {
+            LocalQueue waiter(child_path);
+            if (!waiter.join() || waiter.is_head()) ::_exit(1);
+            events.put('j');
+            const bool turn = waiter.wait_for_turn(Deadline::after(5), 5000);
+            waiter.leave();
+            ::_exit(turn ? 0 : 2);
+        }
+        ASSERT_EQ(events.get(5000), 'j');
+        std::this_thread::sleep_for(50ms);  // the child's request reaches the kernel
+        child_head.leave();
+        EXPECT_EQ(wait_child(pid), 0);
+        if (!parent_waiting) ASSERT_TRUE(parent_waiter.join());
+        EXPECT_FALSE(parent_waiter.wait_for_turn(Deadline::after(0.05), 1000));
+        parent_head.leave();
+        EXPECT_TRUE(parent_waiter.wait_for_turn(Deadline::after(5), 5000));
+        parent_waiter.leave();
+    }
+}
+
 TEST(LocalQueue, AForkedChildForgetsItsParentsPlace) {
     const std::string path = unique_path("fork");
     LocalQueue head(path), waiter(path);

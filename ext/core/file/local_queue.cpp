@@ -225,6 +225,139 @@ SpareDescriptors &spares() {
     return instance;
 }
 
+// Starts a waiting thread with every signal blocked: process-directed signals (PHP's timeouts,
+// pcntl) must interrupt the main thread's poll(), not the thread's fcntl(). glibc keeps its
+// cancellation signal deliverable regardless.
+bool start_signal_free_thread(pthread_t *thread, void *(*run)(void *), void *arg) {
+    pthread_attr_t attr;
+    ::pthread_attr_init(&attr);
+    ::pthread_attr_setstacksize(&attr, kThreadStackBytes);
+    sigset_t all, previous;
+    ::sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+    const int rc = ::pthread_create(thread, &attr, run, arg);
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    ::pthread_attr_destroy(&attr);
+    return rc == 0;
+}
+
+// The thread that waits for places, kept from wait to wait: starting a thread per wait (clone,
+// stack, signal masks, exit, join) was a tenth of the CPU time of a hot lock's hand-offs at 8
+// processes, where each system call costs a microsecond on a virtual machine. One per PHP
+// thread; a wait that finds it busy (a signal handler's lock() inside another's wait) or
+// cannot have it starts a thread of its own, as every wait once did. A wait that ends before
+// its place is taken cancels the thread (the only way to withdraw an F_OFD_SETLKW), and the
+// next wait starts a new one. The thread exists only in the process that started it: after
+// fork the child forgets it and closes its copy of the request eventfd (the same eventfd as
+// the parent's).
+class KeptWaiter {
+  public:
+    // Hands the thread a request: take `slot`'s place byte through `place_fd`, store the errno
+    // (0: taken) for error(), then write 1 to `ready_fd`. False if the thread is busy or could
+    // not be started: the caller starts one of its own.
+    bool start(int place_fd, std::uint64_t slot, int ready_fd) {
+        adopt();
+        if (busy_) return false;
+        if (running_ && exited_.load(std::memory_order_acquire)) {
+            ::pthread_join(thread_, nullptr);
+            running_ = false;
+            request_fd_.reset();
+        }
+        if (!running_ && !launch()) return false;
+        place_fd_.store(place_fd, std::memory_order_relaxed);
+        slot_.store(slot, std::memory_order_relaxed);
+        ready_fd_.store(ready_fd, std::memory_order_relaxed);
+        error_.store(0, std::memory_order_relaxed);
+        const std::uint64_t one = 1;
+        // The eventfd's write orders the stores above before the thread's read.
+        if (::write(request_fd_.get(), &one, sizeof one) != sizeof one) return false;
+        busy_ = true;
+        return true;
+    }
+    // The request's errno; valid once its ready_fd was written.
+    int error() const { return error_.load(std::memory_order_acquire); }
+    // The request reported on its ready_fd: the thread is waiting for the next.
+    void done() { busy_ = false; }
+    // Withdraws a request that may not have reported: the thread is cancelled and joined.
+    void cancel() {
+        adopt();
+        if (!busy_) return;
+        ::pthread_cancel(thread_);
+        ::pthread_join(thread_, nullptr);
+        running_ = busy_ = false;
+        // A request the thread had not read yet must not reach the next thread.
+        request_fd_.reset();
+    }
+    ~KeptWaiter() {
+        if (!running_ || owner_ != process::current_tag()) return;
+        ::pthread_cancel(thread_);  // waiting in read() for a request, or in the fcntl()
+        ::pthread_join(thread_, nullptr);
+    }
+
+  private:
+    // In a forked child: the thread is the parent's (not here), and so is the eventfd.
+    void adopt() {
+        const process::Tag tag = process::current_tag();
+        if (tag == owner_) return;
+        owner_ = tag;
+        running_ = busy_ = false;
+        request_fd_.reset();
+    }
+    bool launch() {
+        // Blocking: the thread sleeps in read() until a request comes.
+        if (!request_fd_) request_fd_.reset(::eventfd(0, EFD_CLOEXEC));
+        if (!request_fd_) return false;
+        exited_.store(false, std::memory_order_relaxed);
+        if (!start_signal_free_thread(&thread_, &KeptWaiter::serve, this)) return false;
+        running_ = true;
+        return true;
+    }
+    static void *serve(void *self);
+
+    UniqueFd request_fd_;
+    pthread_t thread_{};
+    bool running_ = false;
+    bool busy_ = false;  // a request handed over has not been done() or cancel()led
+    process::Tag owner_;
+    std::atomic<int> place_fd_{-1};
+    std::atomic<std::uint64_t> slot_{0};
+    std::atomic<int> ready_fd_{-1};
+    std::atomic<int> error_{0};
+    std::atomic<bool> exited_{false};  // the thread returned (its eventfd failed)
+};
+
+// Runs in the kept thread. As in LocalQueue::take_place: nothing with a destructor in this
+// frame (cancellation unwinds through it) and no AddressSanitizer redzones.
+__attribute__((no_sanitize_address)) void *KeptWaiter::serve(void *self) {
+    auto *waiter = static_cast<KeptWaiter *>(self);
+    const int request_fd = waiter->request_fd_.get();
+    for (;;) {
+        std::uint64_t count;
+        if (::read(request_fd, &count, sizeof count) != sizeof count) {
+            if (errno == EINTR) continue;
+            // Not expected of an eventfd of ours; the next request starts a new thread.
+            waiter->exited_.store(true, std::memory_order_release);
+            return nullptr;
+        }
+        struct flock range = slot_range(waiter->slot_.load(std::memory_order_relaxed), F_WRLCK);
+        const int place_fd = waiter->place_fd_.load(std::memory_order_relaxed);
+        int rc;
+        do {
+            rc = ::fcntl(place_fd, F_OFD_SETLKW, &range);
+        } while (rc != 0 && errno == EINTR);
+        waiter->error_.store(rc == 0 ? 0 : errno, std::memory_order_release);
+        const std::uint64_t one = 1;
+        ssize_t written =
+            ::write(waiter->ready_fd_.load(std::memory_order_relaxed), &one, sizeof one);
+        (void)written;  // an eventfd write of 1 cannot fail short of a full counter
+    }
+}
+
+KeptWaiter &kept_waiter() {
+    static thread_local KeptWaiter instance;
+    return instance;
+}
+
 }  // namespace
 
 // Every queue that has a place, so a forked child can close its copies at once. Open file
@@ -395,25 +528,15 @@ LocalQueue::Joined LocalQueue::join_once(const Deadline &deadline, unsigned gene
     if (!ready) return give_up();
     place_fd_ = std::move(place);
     ready_fd_ = std::move(ready);
-
-    pthread_attr_t attr;
-    ::pthread_attr_init(&attr);
-    ::pthread_attr_setstacksize(&attr, kThreadStackBytes);
-    // The thread starts with every signal blocked: process-directed signals (PHP's timeouts,
-    // pcntl) must interrupt the main thread's poll(), not this thread's fcntl(). glibc keeps
-    // its cancellation signal deliverable regardless.
-    sigset_t all, previous;
-    ::sigfillset(&all);
-    ::pthread_sigmask(SIG_SETMASK, &all, &previous);
-    int rc = ::pthread_create(&thread_, &attr, &LocalQueue::take_place, this);
-    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    ::pthread_attr_destroy(&attr);
-    if (rc != 0) {
+    if (kept_waiter().start(place_fd_.get(), slot_, ready_fd_.get())) {
+        waiting_by_ = WaitingBy::KeptThread;
+    } else if (start_signal_free_thread(&thread_, &LocalQueue::take_place, this)) {
+        waiting_by_ = WaitingBy::OwnThread;
+    } else {
         place = std::move(place_fd_);
         ready_fd_.reset();
         return give_up();
     }
-    thread_running_ = true;
     joined_ = true;
     head_ = false;
     return PlaceRegistry::add_unless_forked(this, generation) ? Joined::Yes : Joined::Forked;
@@ -458,9 +581,15 @@ bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {
     if (::poll(&ready, 1, timeout) <= 0) return false;  // slice over, deadline, or a signal
     std::uint64_t count;
     if (::read(ready_fd_.get(), &count, sizeof count) != sizeof count) return false;
-    // The thread has done its work and is returning: joined, not cancelled.
-    ::pthread_join(thread_, nullptr);
-    thread_running_ = false;
+    // The thread has done its work: the kept one waits for the next request, our own is
+    // returning (joined, not cancelled).
+    if (waiting_by_ == WaitingBy::KeptThread) {
+        thread_error_.store(kept_waiter().error());
+        kept_waiter().done();
+    } else {
+        ::pthread_join(thread_, nullptr);
+    }
+    waiting_by_ = WaitingBy::Nobody;
     spares().give(UniqueFd(), std::move(ready_fd_));
     // A queue that failed under us (ENOLCK, say) no longer orders anything: go on as the head,
     // which waits the way an unqueued waiter does, without the place, and no longer present
@@ -471,10 +600,13 @@ bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {
 }
 
 void LocalQueue::stop_thread() {
-    if (!thread_running_) return;
-    ::pthread_cancel(thread_);  // harmless if it already ran to its end
-    ::pthread_join(thread_, nullptr);
-    thread_running_ = false;
+    if (waiting_by_ == WaitingBy::KeptThread) {
+        kept_waiter().cancel();
+    } else if (waiting_by_ == WaitingBy::OwnThread) {
+        ::pthread_cancel(thread_);  // harmless if it already ran to its end
+        ::pthread_join(thread_, nullptr);
+    }
+    waiting_by_ = WaitingBy::Nobody;
 }
 
 void LocalQueue::leave() {
@@ -509,9 +641,10 @@ void LocalQueue::leave() {
 }
 
 void LocalQueue::drop_inherited() {
-    // The thread is the parent's and does not exist here; the byte lock belongs to the open
-    // file description, which the parent keeps after we close our copy.
-    thread_running_ = false;
+    // The thread is the parent's and does not exist here (the kept thread's object forgets it
+    // at its next use); the byte lock belongs to the open file description, which the parent
+    // keeps after we close our copy.
+    waiting_by_ = WaitingBy::Nobody;
     place_fd_.reset();
     ready_fd_.reset();
     joined_ = head_ = false;

@@ -25,8 +25,9 @@
 // the queue, the table decides order only.
 //
 // F_OFD_SETLKW has no timeout, and PHP must serve signals while it waits: the blocking call runs
-// in a short-lived thread of its own (all signals blocked, so PHP's handlers keep running in
-// the main thread), which reports through an eventfd and is cancelled when the wait ends early.
+// in a thread (all signals blocked, so PHP's handlers keep running in the main thread), which
+// reports through an eventfd and is cancelled when the wait ends early. The thread is kept from
+// wait to wait (one per process, or per PHP thread); a wait that finds it busy starts its own.
 #pragma once
 
 #include <pthread.h>
@@ -119,8 +120,11 @@ class LocalQueue {
     process::Tag joined_tag_;
     UniqueFd place_fd_;  // the open file description whose byte lock is our place
     UniqueFd ready_fd_;  // eventfd the thread signals once the byte is ours
-    pthread_t thread_{};
-    bool thread_running_ = false;
+    // Who takes our place byte while we wait behind the head: the process's kept thread, or a
+    // thread of our own (while the kept one serves another wait: a signal handler's lock()).
+    enum class WaitingBy { Nobody, KeptThread, OwnThread };
+    WaitingBy waiting_by_ = WaitingBy::Nobody;
+    pthread_t thread_{};  // our own
     // errno of the thread's fcntl: a head whose queue failed has no headship to pass on
     std::atomic<int> thread_error_{0};
 };

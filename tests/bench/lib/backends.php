@@ -13,11 +13,26 @@ const NLB_SYMFONY_AUTOLOAD = '/usr/share/php/Symfony/Component/Lock/autoload.php
 
 // An ini of the scan directory that loads an installed nativelock wins over
 // `-d extension=modules/nativelock.so` (PHP refuses the second load): the figures would be the
-// installed module's. run.sh and profile.sh hide such inis; a tool started by hand says so.
+// installed module's. run.sh and profile.sh hide such inis. A tool started by hand (contend_ab.php
+// compared the installed module with itself) says so, and its children (nlb_php_argv()) get a
+// scan directory without them.
 foreach (array_filter(explode(',', (string) php_ini_scanned_files())) as $nlbIni) {
     if (str_contains((string) @file_get_contents(trim($nlbIni)), 'nativelock')) {
-        fwrite(STDERR, 'warning: ' . trim($nlbIni) . " loads an installed nativelock, not the build's;"
-            . " run with PHP_INI_SCAN_DIR pointing at a directory without it\n");
+        $nlbScan = sys_get_temp_dir() . '/nativelock-bench-scan-' . getmypid();
+        @mkdir($nlbScan, 0700, true);
+        foreach (array_filter(explode(',', (string) php_ini_scanned_files())) as $ini) {
+            $ini = trim($ini);
+            if (!str_contains((string) @file_get_contents($ini), 'nativelock') && !file_exists("$nlbScan/" . basename($ini))) {
+                symlink($ini, "$nlbScan/" . basename($ini));
+            }
+        }
+        putenv("PHP_INI_SCAN_DIR=$nlbScan");
+        register_shutdown_function(function () use ($nlbScan) {
+            array_map('unlink', glob("$nlbScan/*.ini") ?: []);
+            @rmdir($nlbScan);
+        });
+        fwrite(STDERR, 'note: ' . trim($nlbIni) . " loads an installed nativelock; this process has it,"
+            . " its child processes run without it (PHP_INI_SCAN_DIR=$nlbScan)\n");
         break;
     }
 }
