@@ -385,34 +385,48 @@ void wait_behind(LocalQueue &head, LocalQueue &waiter) {
 }  // namespace
 
 // The thread that takes a waiter's place is kept for the next wait instead of being started
-// and joined for each; a wait that ends before its turn cancels it, and the next starts anew.
+// and joined for each: the same threads run during a wait as between waits. A wait given up
+// before its turn cancels it (it is blocked in the kernel's queue), and the next starts anew.
 TEST(LocalQueue, TheWaitingThreadIsKeptFromWaitToWait) {
     const std::string path = unique_path("kept");
-    const int before = thread_count();
     {
         LocalQueue head(path), waiter(path);
         wait_behind(head, waiter);
     }
     const int kept = thread_count();
-    EXPECT_LE(kept, before + 1);
     for (int i = 0; i < 5; ++i) {
         LocalQueue head(path), waiter(path);
-        wait_behind(head, waiter);
-        EXPECT_EQ(thread_count(), kept) << "wait " << i;
+        ASSERT_TRUE(head.join());
+        ASSERT_TRUE(waiter.join());
+        EXPECT_EQ(thread_count(), kept) << "a thread started for wait " << i;
+        head.leave();
+        EXPECT_TRUE(waiter.wait_for_turn(Deadline::after(5), 5000));
+        waiter.leave();
+        EXPECT_EQ(thread_count(), kept) << "the thread ended after wait " << i;
     }
-    // A wait given up before its turn withdraws its request: the head's successor is the next
-    // waiter, and later waits are still served.
+    // The head's successor is the next waiter, later waits are still served, and the thread
+    // that waited for the quitter is gone.
     LocalQueue head(path), quitter(path), next(path);
     ASSERT_TRUE(head.join());
     ASSERT_TRUE(quitter.join());
     EXPECT_FALSE(quitter.wait_for_turn(Deadline::after(0.05), 1000));
     quitter.leave();
+    EXPECT_EQ(thread_count(), kept - 1) << "the quitter's request not withdrawn";
     ASSERT_TRUE(next.join());
     head.leave();
     EXPECT_TRUE(next.wait_for_turn(Deadline::after(5), 5000));
     next.leave();
-    LocalQueue head2(path), waiter2(path);
-    wait_behind(head2, waiter2);
+    EXPECT_EQ(thread_count(), kept);
+    // A wait that ended at its deadline after its thread took the place keeps the thread.
+    LocalQueue head2(path), late(path);
+    ASSERT_TRUE(head2.join());
+    ASSERT_TRUE(late.join());
+    head2.leave();
+    std::this_thread::sleep_for(50ms);  // the thread takes the place and reports
+    late.leave();
+    EXPECT_EQ(thread_count(), kept);
+    LocalQueue head3(path), waiter3(path);
+    wait_behind(head3, waiter3);
 }
 
 // A wait that starts while the kept thread serves another (a signal handler's lock() inside a

@@ -241,9 +241,12 @@ bool start_signal_free_thread(pthread_t *thread, void *(*run)(void *), void *arg
     return rc == 0;
 }
 
-// The thread that waits for places, kept from wait to wait: starting a thread per wait (clone,
-// stack, signal masks, exit, join) was a tenth of the CPU time of a hot lock's hand-offs at 8
-// processes, where each system call costs a microsecond on a virtual machine. One per PHP
+}  // namespace
+
+// The thread that waits for places, kept from wait to wait: a thread started and joined per
+// wait (clone, stack, signal masks, exit, join: a dozen system calls, each a microsecond on a
+// virtual machine) made the CPU time of an acquisition at 8 contending processes about 650 µs
+// instead of 500 µs on a 2-vCPU machine. One per PHP
 // thread; a wait that finds it busy (a signal handler's lock() inside another's wait) or
 // cannot have it starts a thread of its own, as every wait once did. A wait that ends before
 // its place is taken cancels the thread (the only way to withdraw an F_OFD_SETLKW), and the
@@ -268,8 +271,9 @@ class KeptWaiter {
         slot_.store(slot, std::memory_order_relaxed);
         ready_fd_.store(ready_fd, std::memory_order_relaxed);
         error_.store(0, std::memory_order_relaxed);
+        // Published for the thread's acquire after it read the request.
+        requests_.fetch_add(1, std::memory_order_release);
         const std::uint64_t one = 1;
-        // The eventfd's write orders the stores above before the thread's read.
         if (::write(request_fd_.get(), &one, sizeof one) != sizeof one) return false;
         busy_ = true;
         return true;
@@ -288,10 +292,18 @@ class KeptWaiter {
         // A request the thread had not read yet must not reach the next thread.
         request_fd_.reset();
     }
+    // Whether the thread has reported on `ready_fd` (which holds a count then): a request
+    // that ended otherwise need not cost the thread.
+    static bool reported(int ready_fd) {
+        struct pollfd ready = {ready_fd, POLLIN, 0};
+        return ::poll(&ready, 1, 0) == 1 && (ready.revents & POLLIN);
+    }
     ~KeptWaiter() {
-        if (!running_ || owner_ != process::current_tag()) return;
-        ::pthread_cancel(thread_);  // waiting in read() for a request, or in the fcntl()
-        ::pthread_join(thread_, nullptr);
+        if (running_ && owner_ == process::current_tag()) {
+            ::pthread_cancel(thread_);  // waiting in read() for a request, or in the fcntl()
+            ::pthread_join(thread_, nullptr);
+        }
+        running_ = busy_ = false;
     }
 
   private:
@@ -323,6 +335,7 @@ class KeptWaiter {
     std::atomic<std::uint64_t> slot_{0};
     std::atomic<int> ready_fd_{-1};
     std::atomic<int> error_{0};
+    std::atomic<unsigned> requests_{0};
     std::atomic<bool> exited_{false};  // the thread returned (its eventfd failed)
 };
 
@@ -339,6 +352,7 @@ __attribute__((no_sanitize_address)) void *KeptWaiter::serve(void *self) {
             waiter->exited_.store(true, std::memory_order_release);
             return nullptr;
         }
+        (void)waiter->requests_.load(std::memory_order_acquire);
         struct flock range = slot_range(waiter->slot_.load(std::memory_order_relaxed), F_WRLCK);
         const int place_fd = waiter->place_fd_.load(std::memory_order_relaxed);
         int rc;
@@ -353,6 +367,7 @@ __attribute__((no_sanitize_address)) void *KeptWaiter::serve(void *self) {
     }
 }
 
+namespace {
 KeptWaiter &kept_waiter() {
     static thread_local KeptWaiter instance;
     return instance;
@@ -530,6 +545,7 @@ LocalQueue::Joined LocalQueue::join_once(const Deadline &deadline, unsigned gene
     ready_fd_ = std::move(ready);
     if (kept_waiter().start(place_fd_.get(), slot_, ready_fd_.get())) {
         waiting_by_ = WaitingBy::KeptThread;
+        kept_ = &kept_waiter();
     } else if (start_signal_free_thread(&thread_, &LocalQueue::take_place, this)) {
         waiting_by_ = WaitingBy::OwnThread;
     } else {
@@ -584,8 +600,8 @@ bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {
     // The thread has done its work: the kept one waits for the next request, our own is
     // returning (joined, not cancelled).
     if (waiting_by_ == WaitingBy::KeptThread) {
-        thread_error_.store(kept_waiter().error());
-        kept_waiter().done();
+        thread_error_.store(kept_->error());
+        kept_->done();
     } else {
         ::pthread_join(thread_, nullptr);
     }
@@ -601,7 +617,11 @@ bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {
 
 void LocalQueue::stop_thread() {
     if (waiting_by_ == WaitingBy::KeptThread) {
-        kept_waiter().cancel();
+        // One that has taken the place (leave() gives it up) waits for the next request.
+        if (KeptWaiter::reported(ready_fd_.get()))
+            kept_->done();
+        else
+            kept_->cancel();
     } else if (waiting_by_ == WaitingBy::OwnThread) {
         ::pthread_cancel(thread_);  // harmless if it already ran to its end
         ::pthread_join(thread_, nullptr);

@@ -60,6 +60,8 @@ void set_barging_window(std::chrono::microseconds window);
 // queue is strictly first come first served.
 int headship_write_error();
 
+class KeptWaiter;  // the process's (PHP thread's) waiting thread, local_queue.cpp
+
 class LocalQueue {
   public:
     explicit LocalQueue(const std::string &lock_path);
@@ -124,7 +126,8 @@ class LocalQueue {
     // thread of our own (while the kept one serves another wait: a signal handler's lock()).
     enum class WaitingBy { Nobody, KeptThread, OwnThread };
     WaitingBy waiting_by_ = WaitingBy::Nobody;
-    pthread_t thread_{};  // our own
+    KeptWaiter *kept_ = nullptr;  // the kept thread's owner, that of the thread that joined
+    pthread_t thread_{};          // our own
     // errno of the thread's fcntl: a head whose queue failed has no headship to pass on
     std::atomic<int> thread_error_{0};
 };

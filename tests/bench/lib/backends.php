@@ -15,26 +15,38 @@ const NLB_SYMFONY_AUTOLOAD = '/usr/share/php/Symfony/Component/Lock/autoload.php
 // `-d extension=modules/nativelock.so` (PHP refuses the second load): the figures would be the
 // installed module's. run.sh and profile.sh hide such inis. A tool started by hand (contend_ab.php
 // compared the installed module with itself) says so, and its children (nlb_php_argv()) get a
-// scan directory without them.
-foreach (array_filter(explode(',', (string) php_ini_scanned_files())) as $nlbIni) {
-    if (str_contains((string) @file_get_contents(trim($nlbIni)), 'nativelock')) {
-        $nlbScan = sys_get_temp_dir() . '/nativelock-bench-scan-' . getmypid();
-        @mkdir($nlbScan, 0700, true);
-        foreach (array_filter(explode(',', (string) php_ini_scanned_files())) as $ini) {
-            $ini = trim($ini);
-            if (!str_contains((string) @file_get_contents($ini), 'nativelock') && !file_exists("$nlbScan/" . basename($ini))) {
-                symlink($ini, "$nlbScan/" . basename($ini));
-            }
-        }
-        putenv("PHP_INI_SCAN_DIR=$nlbScan");
-        register_shutdown_function(function () use ($nlbScan) {
-            array_map('unlink', glob("$nlbScan/*.ini") ?: []);
-            @rmdir($nlbScan);
-        });
-        fwrite(STDERR, 'note: ' . trim($nlbIni) . " loads an installed nativelock; this process has it,"
-            . " its child processes run without it (PHP_INI_SCAN_DIR=$nlbScan)\n");
+// private scan directory with every other ini.
+function nlb_loads_nativelock(string $ini): bool
+{
+    return (bool) preg_match('/^\s*(zend_)?extension\s*=\s*["\']?[^\n]*nativelock/mi', (string) @file_get_contents($ini));
+}
+$nlbScanned = array_map('trim', array_filter(explode(',', (string) php_ini_scanned_files())));
+foreach ($nlbScanned as $nlbIni) {
+    if (!nlb_loads_nativelock($nlbIni)) {
+        continue;
+    }
+    $nlbScan = sys_get_temp_dir() . '/nativelock-bench-scan-' . bin2hex(random_bytes(8));
+    if (!@mkdir($nlbScan, 0700)) {
+        fwrite(STDERR, "warning: $nlbIni loads an installed nativelock, not the build's, and $nlbScan could not be made;"
+            . " run with PHP_INI_SCAN_DIR pointing at a directory without it\n");
         break;
     }
+    foreach ($nlbScanned as $ini) {
+        if (!nlb_loads_nativelock($ini)) {
+            symlink($ini, "$nlbScan/" . basename($ini));
+        }
+    }
+    putenv("PHP_INI_SCAN_DIR=$nlbScan");
+    $nlbOwner = getmypid();  // a pcntl_fork()ed child inherits the shutdown function
+    register_shutdown_function(function () use ($nlbScan, $nlbOwner) {
+        if (getmypid() === $nlbOwner) {
+            array_map('unlink', glob("$nlbScan/*") ?: []);
+            @rmdir($nlbScan);
+        }
+    });
+    fwrite(STDERR, "note: $nlbIni loads an installed nativelock; this process has it,"
+        . " its child processes run without it (PHP_INI_SCAN_DIR=$nlbScan)\n");
+    break;
 }
 
 function nlb_env(string $name, string $default = ''): string

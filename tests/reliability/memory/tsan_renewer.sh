@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The auto-renewal thread under ThreadSanitizer: the core's renewer tests (the thread itself, and
-# its Redis and MySQL renewals against the real servers) built with -fsanitize=thread
-# (cmake -DNATIVELOCK_TSAN=ON); any race report fails. Writes
+# The extension's threads under ThreadSanitizer: the core's renewer tests (the auto-renewal
+# thread itself, and its Redis and MySQL renewals against the real servers) and Filelock's queue
+# tests (the waiting thread kept from wait to wait) built with -fsanitize=thread
+# (cmake -DNATIVELOCK_TSAN=ON); any race report fails. die_after_fork=0: the tests fork after
+# threads have started, as PHP processes do. Writes
 # build/test-results/reliability/tsan-renewer.json.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
@@ -12,7 +14,7 @@ log="$results/tsan-renewer.log"
 start=$(date +%s)
 # die_after_fork=0: one test forks while the thread runs, to check the child has none of it.
 export TSAN_OPTIONS="halt_on_error=1 die_after_fork=0 second_deadlock_stack=1"
-filter='Renewer*:RedisRenewal*:MysqlRenewal*'
+filter='Renewer*:RedisRenewal*:MysqlRenewal*:LocalQueue.*:FileLockQueue*'
 total=0; failed=1; failures='"the ThreadSanitizer build failed"'
 if cmake -S . -B build/cmake-tsan -DNATIVELOCK_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$log" 2>&1 &&
     cmake --build build/cmake-tsan -j"$(nproc)" --target nativelock_core_tests >>"$log" 2>&1; then
@@ -32,7 +34,7 @@ if grep -q 'WARNING: ThreadSanitizer' "$log"; then
 fi
 elapsed=$(( $(date +%s) - start ))
 result=passed; [ "$failed" != 0 ] && result=failed
-printf '{"test": "tsan-renewer", "backend": "core", "tried": "renewer thread tests (fake, Redis and MySQL renewals, fork) built with -fsanitize=thread", "runs": %s, "result": "%s", "failures": [%s], "failure_count": %s, "measured": {}, "skipped": null, "seconds": %s, "variant": "%s"}\n' \
+printf '{"test": "tsan-renewer", "backend": "core", "tried": "renewer thread tests (fake, Redis and MySQL renewals, fork) and Filelock queue tests (the kept waiting thread) built with -fsanitize=thread", "runs": %s, "result": "%s", "failures": [%s], "failure_count": %s, "measured": {}, "skipped": null, "seconds": %s, "variant": "%s"}\n' \
     "$total" "$result" "$failures" "$failed" "$elapsed" "${NATIVELOCK_RELIABILITY_VARIANT:-ci}" >"$results/tsan-renewer.json"
 if [ "$result" = passed ]; then
     echo "ok tsan-renewer: $total tests, no race reported, in ${elapsed}s"
