@@ -373,6 +373,18 @@ int thread_count() {
     return count;
 }
 
+// The thread count once it is `expected`, or after 5 s: a joined thread leaves the count a
+// moment after pthread_join() returns (the kernel releases its task later).
+int thread_count_settled(int expected) {
+    const auto until = std::chrono::steady_clock::now() + 5s;
+    int count = thread_count();
+    while (count != expected && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(1ms);
+        count = thread_count();
+    }
+    return count;
+}
+
 // Queues `waiter` behind `head` (both of this process), lets the head go and expects the turn.
 void wait_behind(LocalQueue &head, LocalQueue &waiter) {
     ASSERT_TRUE(head.join());
@@ -398,11 +410,11 @@ TEST(LocalQueue, TheWaitingThreadIsKeptFromWaitToWait) {
         LocalQueue head(path), waiter(path);
         ASSERT_TRUE(head.join());
         ASSERT_TRUE(waiter.join());
-        EXPECT_EQ(thread_count(), kept) << "a thread started for wait " << i;
+        EXPECT_EQ(thread_count_settled(kept), kept) << "a thread started for wait " << i;
         head.leave();
         EXPECT_TRUE(waiter.wait_for_turn(Deadline::after(5), 5000));
         waiter.leave();
-        EXPECT_EQ(thread_count(), kept) << "the thread ended after wait " << i;
+        EXPECT_EQ(thread_count_settled(kept), kept) << "the thread ended after wait " << i;
     }
     // The head's successor is the next waiter, later waits are still served, and the thread
     // that waited for the quitter is gone.
@@ -411,22 +423,31 @@ TEST(LocalQueue, TheWaitingThreadIsKeptFromWaitToWait) {
     ASSERT_TRUE(quitter.join());
     EXPECT_FALSE(quitter.wait_for_turn(Deadline::after(0.05), 1000));
     quitter.leave();
-    EXPECT_EQ(thread_count(), kept - 1) << "the quitter's request not withdrawn";
+    EXPECT_EQ(thread_count_settled(kept - 1), kept - 1) << "the quitter's request not withdrawn";
     ASSERT_TRUE(next.join());
     head.leave();
     EXPECT_TRUE(next.wait_for_turn(Deadline::after(5), 5000));
     next.leave();
-    EXPECT_EQ(thread_count(), kept);
-    // A wait that ended at its deadline after its thread took the place keeps the thread.
+    EXPECT_EQ(thread_count_settled(kept), kept);
+    // A waiter that leaves after its thread took the place and said so, before it looked,
+    // keeps the thread; the count the thread left does not reach the next wait on its eventfd.
     LocalQueue head2(path), late(path);
     ASSERT_TRUE(head2.join());
     ASSERT_TRUE(late.join());
     head2.leave();
-    std::this_thread::sleep_for(50ms);  // the thread takes the place and reports
+    const auto until = std::chrono::steady_clock::now() + 5s;
+    while (!late.place_reported() && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(1ms);
+    ASSERT_TRUE(late.place_reported());
     late.leave();
-    EXPECT_EQ(thread_count(), kept);
+    EXPECT_EQ(thread_count_settled(kept), kept);
     LocalQueue head3(path), waiter3(path);
-    wait_behind(head3, waiter3);
+    ASSERT_TRUE(head3.join());
+    ASSERT_TRUE(waiter3.join());
+    EXPECT_FALSE(waiter3.wait_for_turn(Deadline::after(0.05), 1000)) << "a stale count";
+    head3.leave();
+    EXPECT_TRUE(waiter3.wait_for_turn(Deadline::after(5), 5000));
+    waiter3.leave();
 }
 
 // A wait that starts while the kept thread serves another (a signal handler's lock() inside a

@@ -271,8 +271,8 @@ class KeptWaiter {
         slot_.store(slot, std::memory_order_relaxed);
         ready_fd_.store(ready_fd, std::memory_order_relaxed);
         error_.store(0, std::memory_order_relaxed);
-        // Published for the thread's acquire after it read the request.
-        requests_.fetch_add(1, std::memory_order_release);
+        // The eventfd's write orders the stores above before the thread's read of the
+        // request (a system call both ways; ThreadSanitizer models it as synchronisation).
         const std::uint64_t one = 1;
         if (::write(request_fd_.get(), &one, sizeof one) != sizeof one) return false;
         busy_ = true;
@@ -335,7 +335,6 @@ class KeptWaiter {
     std::atomic<std::uint64_t> slot_{0};
     std::atomic<int> ready_fd_{-1};
     std::atomic<int> error_{0};
-    std::atomic<unsigned> requests_{0};
     std::atomic<bool> exited_{false};  // the thread returned (its eventfd failed)
 };
 
@@ -352,7 +351,6 @@ __attribute__((no_sanitize_address)) void *KeptWaiter::serve(void *self) {
             waiter->exited_.store(true, std::memory_order_release);
             return nullptr;
         }
-        (void)waiter->requests_.load(std::memory_order_acquire);
         struct flock range = slot_range(waiter->slot_.load(std::memory_order_relaxed), F_WRLCK);
         const int place_fd = waiter->place_fd_.load(std::memory_order_relaxed);
         int rc;
@@ -588,6 +586,10 @@ __attribute__((no_sanitize_address)) void *LocalQueue::take_place(void *self) {
     ssize_t written = ::write(queue->ready_fd_.get(), &one, sizeof one);
     (void)written;  // an eventfd write of 1 cannot fail short of a full counter
     return nullptr;
+}
+
+bool LocalQueue::place_reported() const {
+    return waiting_by_ != WaitingBy::Nobody && ready_fd_ && KeptWaiter::reported(ready_fd_.get());
 }
 
 bool LocalQueue::wait_for_turn(const Deadline &deadline, int slice_ms) {

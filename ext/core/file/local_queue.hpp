@@ -92,6 +92,10 @@ class LocalQueue {
     // deadline; returns is_head().
     bool wait_for_turn(const Deadline &deadline, int slice_ms);
 
+    // Whether the waiting thread has taken our place and said so, not yet seen by
+    // wait_for_turn(). For tests.
+    bool place_reported() const;
+
     // Gives the place up (the head's byte goes to the next waiter). Safe to call in any state;
     // after fork the child only forgets the parent's place.
     void leave();
@@ -126,8 +130,10 @@ class LocalQueue {
     // thread of our own (while the kept one serves another wait: a signal handler's lock()).
     enum class WaitingBy { Nobody, KeptThread, OwnThread };
     WaitingBy waiting_by_ = WaitingBy::Nobody;
-    KeptWaiter *kept_ = nullptr;  // the kept thread's owner, that of the thread that joined
-    pthread_t thread_{};          // our own
+    // The kept thread's owner: that of the thread that joined. A queue is used by one thread
+    // (as a Filelock object is); another thread's leave() would touch this one's thread_local.
+    KeptWaiter *kept_ = nullptr;
+    pthread_t thread_{};  // our own
     // errno of the thread's fcntl: a head whose queue failed has no headship to pass on
     std::atomic<int> thread_error_{0};
 };

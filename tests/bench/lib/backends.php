@@ -32,8 +32,9 @@ foreach ($nlbScanned as $nlbIni) {
         break;
     }
     foreach ($nlbScanned as $ini) {
-        if (!nlb_loads_nativelock($ini)) {
-            symlink($ini, "$nlbScan/" . basename($ini));
+        $link = "$nlbScan/" . basename($ini);
+        if (!nlb_loads_nativelock($ini) && !file_exists($link) && !@symlink($ini, $link)) {
+            fwrite(STDERR, "warning: $ini could not be linked into $nlbScan: child processes run without it\n");
         }
     }
     putenv("PHP_INI_SCAN_DIR=$nlbScan");

@@ -3,7 +3,8 @@
 # thread itself, and its Redis and MySQL renewals against the real servers) and Filelock's queue
 # tests (the waiting thread kept from wait to wait) built with -fsanitize=thread
 # (cmake -DNATIVELOCK_TSAN=ON); any race report fails. die_after_fork=0: the tests fork after
-# threads have started, as PHP processes do. Writes
+# threads have started, as PHP processes do (TSan then checks the parents; it reports no races
+# in such a child). Writes
 # build/test-results/reliability/tsan-renewer.json.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
