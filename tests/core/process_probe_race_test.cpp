@@ -4,6 +4,7 @@
 // holder died at that moment).
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,9 +29,37 @@ TEST(ProcessProbeRace, ProbingProcessesReapedMeanwhileNeverThrows) {
             EXPECT_NO_THROW({
                 process::exists(pid);
                 process::start_ticks(pid);
+                process::look(pid);
             });
         }
         reaper.join();
         EXPECT_FALSE(process::exists(pid));
+        EXPECT_FALSE(process::look(pid).exists);
     }
+}
+
+// look() answers what exists() and start_ticks() answer, from one reading of /proc.
+TEST(ProcessLook, ALiveProcessExistsWithItsStartTime) {
+    const process::Seen self = process::look(getpid());
+    EXPECT_TRUE(self.exists);
+    ASSERT_TRUE(self.start_ticks.has_value());
+    EXPECT_EQ(self.start_ticks, process::start_ticks(getpid()));
+}
+
+TEST(ProcessLook, AZombieDoesNotExist) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) _exit(0);
+    // Not reaped: a zombie until waitpid(). Its state shows once it has exited.
+    siginfo_t info{};
+    ASSERT_EQ(waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT), 0);
+    EXPECT_EQ(kill(pid, 0), 0);  // the pid is still taken
+    EXPECT_FALSE(process::look(pid).exists);
+    EXPECT_FALSE(process::exists(pid));
+    waitpid(pid, nullptr, 0);
+}
+
+TEST(ProcessLook, NoProcessForAnInvalidPid) {
+    EXPECT_FALSE(process::look(0).exists);
+    EXPECT_FALSE(process::look(-1).exists);
 }

@@ -75,7 +75,14 @@ unsigned long identity_forks = 0;
 
 }  // namespace
 
-std::optional<std::uint64_t> start_ticks(pid_t pid) {
+namespace {
+// The state (field 3) and start time (field 22) of /proc/PID/stat, if it can be read.
+struct StatFields {
+    char state = '?';
+    std::optional<std::uint64_t> start_ticks;
+};
+
+std::optional<StatFields> read_stat(pid_t pid) {
     char path[64];
     std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
     auto text = read_proc_file(path);
@@ -84,33 +91,47 @@ std::optional<std::uint64_t> start_ticks(pid_t pid) {
     // The command name (field 2) may contain spaces and parentheses: fields resume after the
     // last ')'.
     auto close = stat.rfind(')');
-    if (close == std::string::npos) return std::nullopt;
-    std::istringstream fields(stat.substr(close + 1));
+    if (close == std::string::npos) return StatFields{};
+    StatFields fields;
+    if (close + 2 < stat.size()) fields.state = stat[close + 2];
+    std::istringstream rest(stat.substr(close + 1));
     std::string field;
     // After ')' come fields 3..; starttime is field 22, the 20th after the name.
     for (int i = 3; i <= 22; ++i) {
-        if (!(fields >> field)) return std::nullopt;
+        if (!(rest >> field)) return fields;
     }
     try {
-        return std::stoull(field);
+        fields.start_ticks = std::stoull(field);
     } catch (...) {
-        return std::nullopt;
     }
+    return fields;
+}
+
+// A zombie has exited: it holds nothing any more, even though its pid is still taken.
+bool exited(const StatFields &fields) {
+    return fields.state == 'Z' || fields.state == 'X';
+}
+}  // namespace
+
+std::optional<std::uint64_t> start_ticks(pid_t pid) {
+    auto fields = read_stat(pid);
+    return fields ? fields->start_ticks : std::nullopt;
 }
 
 bool exists(pid_t pid) {
-    if (pid <= 0) return false;
-    if (kill(pid, 0) != 0 && errno != EPERM) return false;
-    // A zombie has exited: it holds nothing any more, even though its pid is still taken.
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-    std::string stat = read_proc_file(path).value_or(std::string());
-    auto close = stat.rfind(')');
-    if (close != std::string::npos && close + 2 < stat.size()) {
-        char state = stat[close + 2];
-        if (state == 'Z' || state == 'X') return false;
-    }
-    return true;
+    return look(pid).exists;
+}
+
+Seen look(pid_t pid) {
+    Seen seen;
+    if (pid <= 0) return seen;
+    if (kill(pid, 0) != 0 && errno != EPERM) return seen;
+    // Without /proc (or with it gone meanwhile) kill() alone says so.
+    auto fields = read_stat(pid);
+    if (fields && exited(*fields)) return seen;
+    seen.exists = true;
+    if (fields) seen.start_ticks = fields->start_ticks;
+    return seen;
 }
 
 std::optional<std::int64_t> boot_time() {

@@ -63,6 +63,13 @@ std::optional<std::uint64_t> start_ticks(pid_t pid);
 // Whether a process with this pid is running (kill(pid, 0), EPERM counts; zombies do not).
 bool exists(pid_t pid);
 
+// exists() and start_ticks() from one reading of /proc/PID/stat (a judge asks both).
+struct Seen {
+    bool exists = false;
+    std::optional<std::uint64_t> start_ticks;  // nothing if gone, or /proc cannot say
+};
+Seen look(pid_t pid);
+
 // Seconds since the epoch at which this machine booted (from /proc/stat btime).
 std::optional<std::int64_t> boot_time();
 

@@ -90,6 +90,14 @@ bool taken_by_others(int fd, struct flock range) {
     return ::fcntl(fd, F_OFD_GETLK, &range) == 0 && range.l_type != F_UNLCK;
 }
 
+// The effective uid, once per LocalQueue::EuidScope.
+thread_local int euid_scopes = 0;
+thread_local uid_t scoped_euid = 0;
+
+uid_t current_euid() {
+    return euid_scopes > 0 ? scoped_euid : ::geteuid();
+}
+
 // One queue file per user: processes of other users can neither stall nor see our queue. It
 // lives in memory (/dev/shm) where there is such a directory; its only data is the headship
 // table.
@@ -100,7 +108,7 @@ std::string queue_file_path() {
         struct stat st;
         return ::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
     }();
-    return std::string(dir) + "/nativelock-queue." + std::to_string(::geteuid());
+    return std::string(dir) + "/nativelock-queue." + std::to_string(current_euid());
 }
 
 // A new open file description of the queue file (each place in the queue needs its own), or
@@ -110,7 +118,7 @@ int open_queue_file() {
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return -1;
     struct stat st;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != current_euid()) {
         ::close(fd);
         return -1;
     }
@@ -152,7 +160,7 @@ class ProbeFd {
   public:
     int get() {
         const process::Tag tag = process::current_tag();
-        uid_t euid = ::geteuid();
+        const uid_t euid = current_euid();
         if (tag != tag_ || euid != euid_) {
             fd_.reset(open_queue_file());
             tag_ = tag;
@@ -194,7 +202,7 @@ class SpareDescriptors {
         return fd;
     }
     void renew() {
-        uid_t euid = ::geteuid();
+        const uid_t euid = current_euid();
         unsigned generation = fork_generation.load(std::memory_order_relaxed);
         if (generation != generation_ || euid != euid_) {
             drop();
@@ -241,18 +249,36 @@ bool start_signal_free_thread(pthread_t *thread, void *(*run)(void *), void *arg
     return rc == 0;
 }
 
+// The body of a waiting thread's work: blocks until `slot`'s place byte is taken through `fd`,
+// stores 0 or the errno in `error`, then writes 1 to `ready_fd`. Nothing with a destructor in
+// this frame (cancellation unwinds through it) and no AddressSanitizer redzones (a forced
+// unwind skips the epilogue that would clear them, and the thread's exit then trips over them).
+__attribute__((no_sanitize_address)) void take_place_byte(int fd, std::uint64_t slot,
+                                                          std::atomic<int> *error, int ready_fd) {
+    struct flock range = slot_range(slot, F_WRLCK);
+    int rc;
+    do {
+        rc = ::fcntl(fd, F_OFD_SETLKW, &range);
+    } while (rc != 0 && errno == EINTR);
+    error->store(rc == 0 ? 0 : errno, std::memory_order_release);
+    const std::uint64_t one = 1;
+    ssize_t written = ::write(ready_fd, &one, sizeof one);
+    (void)written;  // an eventfd write of 1 cannot fail short of a full counter
+}
+
 }  // namespace
 
 // The thread that waits for places, kept from wait to wait: a thread started and joined per
 // wait (clone, stack, signal masks, exit, join: a dozen system calls, each a microsecond on a
 // virtual machine) made the CPU time of an acquisition at 8 contending processes about 650 µs
-// instead of 500 µs on a 2-vCPU machine. One per PHP
-// thread; a wait that finds it busy (a signal handler's lock() inside another's wait) or
-// cannot have it starts a thread of its own, as every wait once did. A wait that ends before
-// its place is taken cancels the thread (the only way to withdraw an F_OFD_SETLKW), and the
-// next wait starts a new one. The thread exists only in the process that started it: after
-// fork the child forgets it and closes its copy of the request eventfd (the same eventfd as
-// the parent's).
+// instead of 500 µs on a 2-vCPU machine.
+//
+// One per PHP thread. A wait that finds it busy (a signal handler's lock() inside another's
+// wait) or cannot have it starts a thread of its own, as every wait once did. A wait that ends
+// before its place is taken cancels the thread (the only way to withdraw an F_OFD_SETLKW), and
+// the next wait starts a new one. The thread exists only in the process that started it: after
+// fork the child forgets it and closes its copy of the request eventfd (the same eventfd as the
+// parent's).
 class KeptWaiter {
   public:
     // Hands the thread a request: take `slot`'s place byte through `place_fd`, store the errno
@@ -338,8 +364,8 @@ class KeptWaiter {
     std::atomic<bool> exited_{false};  // the thread returned (its eventfd failed)
 };
 
-// Runs in the kept thread. As in LocalQueue::take_place: nothing with a destructor in this
-// frame (cancellation unwinds through it) and no AddressSanitizer redzones.
+// Runs in the kept thread. Nothing with a destructor in this frame either (see
+// take_place_byte).
 __attribute__((no_sanitize_address)) void *KeptWaiter::serve(void *self) {
     auto *waiter = static_cast<KeptWaiter *>(self);
     const int request_fd = waiter->request_fd_.get();
@@ -351,17 +377,9 @@ __attribute__((no_sanitize_address)) void *KeptWaiter::serve(void *self) {
             waiter->exited_.store(true, std::memory_order_release);
             return nullptr;
         }
-        struct flock range = slot_range(waiter->slot_.load(std::memory_order_relaxed), F_WRLCK);
-        const int place_fd = waiter->place_fd_.load(std::memory_order_relaxed);
-        int rc;
-        do {
-            rc = ::fcntl(place_fd, F_OFD_SETLKW, &range);
-        } while (rc != 0 && errno == EINTR);
-        waiter->error_.store(rc == 0 ? 0 : errno, std::memory_order_release);
-        const std::uint64_t one = 1;
-        ssize_t written =
-            ::write(waiter->ready_fd_.load(std::memory_order_relaxed), &one, sizeof one);
-        (void)written;  // an eventfd write of 1 cannot fail short of a full counter
+        take_place_byte(waiter->place_fd_.load(std::memory_order_relaxed),
+                        waiter->slot_.load(std::memory_order_relaxed), &waiter->error_,
+                        waiter->ready_fd_.load(std::memory_order_relaxed));
     }
 }
 
@@ -444,6 +462,14 @@ void set_passing_place_wait(std::chrono::milliseconds wait) {
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait).count());
 }
 }  // namespace test_hooks
+
+LocalQueue::EuidScope::EuidScope() {
+    if (euid_scopes++ == 0) scoped_euid = ::geteuid();
+}
+
+LocalQueue::EuidScope::~EuidScope() {
+    --euid_scopes;
+}
 
 LocalQueue::LocalQueue(const std::string &lock_path) : slot_(slot_of(lock_path)) {}
 
@@ -541,9 +567,10 @@ LocalQueue::Joined LocalQueue::join_once(const Deadline &deadline, unsigned gene
     if (!ready) return give_up();
     place_fd_ = std::move(place);
     ready_fd_ = std::move(ready);
-    if (kept_waiter().start(place_fd_.get(), slot_, ready_fd_.get())) {
+    KeptWaiter &kept = kept_waiter();
+    if (kept.start(place_fd_.get(), slot_, ready_fd_.get())) {
         waiting_by_ = WaitingBy::KeptThread;
-        kept_ = &kept_waiter();
+        kept_ = &kept;
     } else if (start_signal_free_thread(&thread_, &LocalQueue::take_place, this)) {
         waiting_by_ = WaitingBy::OwnThread;
     } else {
@@ -571,20 +598,11 @@ void LocalQueue::wait_for_passing_place(int fd, const Deadline &deadline) const 
     }
 }
 
-// Runs in the waiting thread. No object with a destructor lives in this frame: cancellation
-// unwinds through it. Nor does AddressSanitizer put redzones in it: a forced unwind skips the
-// epilogue that would clear them, and the thread's exit then trips over them.
+// Runs in a wait's own thread (see take_place_byte).
 __attribute__((no_sanitize_address)) void *LocalQueue::take_place(void *self) {
     auto *queue = static_cast<LocalQueue *>(self);
-    struct flock range = slot_range(queue->slot_, F_WRLCK);
-    int rc;
-    do {
-        rc = ::fcntl(queue->place_fd_.get(), F_OFD_SETLKW, &range);
-    } while (rc != 0 && errno == EINTR);
-    queue->thread_error_.store(rc == 0 ? 0 : errno);
-    std::uint64_t one = 1;
-    ssize_t written = ::write(queue->ready_fd_.get(), &one, sizeof one);
-    (void)written;  // an eventfd write of 1 cannot fail short of a full counter
+    take_place_byte(queue->place_fd_.get(), queue->slot_, &queue->thread_error_,
+                    queue->ready_fd_.get());
     return nullptr;
 }
 

@@ -64,6 +64,18 @@ class KeptWaiter;  // the process's (PHP thread's) waiting thread, local_queue.c
 
 class LocalQueue {
   public:
+    // While one lives, this thread's queue operations take the effective uid asked at its start
+    // (the queue file is per uid; asking at each of them cost six geteuid() calls per queued
+    // acquisition). Nests; a uid changed within one (a signal handler's posix_setuid()) is
+    // seen from the next.
+    class EuidScope {
+      public:
+        EuidScope();
+        ~EuidScope();
+        EuidScope(const EuidScope &) = delete;
+        EuidScope &operator=(const EuidScope &) = delete;
+    };
+
     explicit LocalQueue(const std::string &lock_path);
     LocalQueue(const LocalQueue &) = delete;
     LocalQueue &operator=(const LocalQueue &) = delete;

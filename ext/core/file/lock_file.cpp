@@ -551,6 +551,7 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
     if (!contention) contention = &scratch;
     if (!queue_) queue_ = std::make_unique<LocalQueue>(path_);
     LocalQueue &queue = *queue_;
+    const LocalQueue::EuidScope one_euid;  // before leave_unless_kept: outlives its leave()
     // The place is given up whenever the wait ends for good; an interrupted wait keeps it.
     bool keep_place = false;
     struct LeaveUnlessKept {

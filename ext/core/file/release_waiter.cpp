@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -239,6 +240,10 @@ bool ReleaseWaiter::drain_inotify() {
             }
             p += sizeof(struct inotify_event) + event->len;
         }
+        // A read copies every queued event that fits: room left for the largest one means the
+        // queue was empty (a later event wakes the next poll()). Spares a read on each wake-up.
+        if (static_cast<std::size_t>(n) + sizeof(struct inotify_event) + NAME_MAX + 1 <= sizeof buf)
+            break;
     }
     return ours;
 }

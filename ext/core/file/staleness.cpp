@@ -11,6 +11,7 @@ class SystemProbe final : public ProcessProbe {
     }
     std::optional<std::int64_t> boot_time() const override { return process::boot_time(); }
     long ticks_per_second() const override { return process::ticks_per_second(); }
+    process::Seen look(pid_t pid) const override { return process::look(pid); }
 };
 
 bool same_machine_instance(const OwnerRecord &record, const process::Identity &self) {
@@ -24,8 +25,8 @@ bool valid_pid(const std::optional<std::int64_t> &pid) {
 
 // A process that started after the lock file was written cannot be the one that wrote it:
 // the recorded pid has been reused.
-bool started_after(pid_t pid, std::int64_t file_mtime, const ProcessProbe &probe) {
-    auto ticks = probe.start_ticks(pid);
+bool started_after(const std::optional<std::uint64_t> &ticks, std::int64_t file_mtime,
+                   const ProcessProbe &probe) {
     auto boot = probe.boot_time();
     if (!ticks || !boot) return false;
     std::int64_t started = *boot + static_cast<std::int64_t>(*ticks / probe.ticks_per_second());
@@ -54,14 +55,14 @@ Verdict judge_identified(const HolderFacts &facts, const OwnerRecord &record,
         return Verdict::Unknown;
     }
     if (!valid_pid(record.pid)) return Verdict::Unknown;
-    auto pid = static_cast<pid_t>(*record.pid);
-    if (!probe.exists(pid)) return Verdict::Dead;
+    const process::Seen seen = probe.look(static_cast<pid_t>(*record.pid));
+    if (!seen.exists) return Verdict::Dead;
     if (record.start_ticks) {
-        auto now_ticks = probe.start_ticks(pid);
-        if (now_ticks && *now_ticks != *record.start_ticks) return Verdict::Dead;
+        if (seen.start_ticks && *seen.start_ticks != *record.start_ticks) return Verdict::Dead;
         return Verdict::Alive;
     }
-    return started_after(pid, facts.file_mtime, probe) ? Verdict::Dead : Verdict::Alive;
+    return started_after(seen.start_ticks, facts.file_mtime, probe) ? Verdict::Dead
+                                                                    : Verdict::Alive;
 }
 
 // Records of the original class carry only a pid: trusted on a local filesystem only, where
@@ -71,9 +72,10 @@ Verdict judge_anonymous(const HolderFacts &facts, const ProcessProbe &probe) {
     auto boot = probe.boot_time();
     if (boot && facts.file_mtime < *boot) return Verdict::Dead;
     if (!facts.record || !valid_pid(facts.record->pid)) return Verdict::Unknown;
-    auto pid = static_cast<pid_t>(*facts.record->pid);
-    if (!probe.exists(pid)) return Verdict::Dead;
-    return started_after(pid, facts.file_mtime, probe) ? Verdict::Dead : Verdict::Alive;
+    const process::Seen seen = probe.look(static_cast<pid_t>(*facts.record->pid));
+    if (!seen.exists) return Verdict::Dead;
+    return started_after(seen.start_ticks, facts.file_mtime, probe) ? Verdict::Dead
+                                                                    : Verdict::Alive;
 }
 
 }  // namespace

@@ -23,6 +23,14 @@ class ProcessProbe {
     virtual std::optional<std::uint64_t> start_ticks(pid_t pid) const = 0;
     virtual std::optional<std::int64_t> boot_time() const = 0;
     virtual long ticks_per_second() const = 0;
+    // exists() and, for a process that exists, start_ticks(): the system's probe reads /proc
+    // once for both.
+    virtual process::Seen look(pid_t pid) const {
+        process::Seen seen;
+        seen.exists = exists(pid);
+        if (seen.exists) seen.start_ticks = start_ticks(pid);
+        return seen;
+    }
 };
 
 // The probe of this machine (/proc, kill(pid, 0)).
