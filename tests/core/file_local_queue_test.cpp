@@ -103,6 +103,47 @@ TEST(LocalQueue, FirstComerIsHeadAtOnceAndIsSeenByOthers) {
     EXPECT_FALSE(other.others_waiting());
 }
 
+// The queue file is per effective uid. Within an EuidScope (one acquire()) the uid is asked
+// once; the next scope asks again, so a process that changed its uid between acquisitions
+// queues in that uid's file, not through the spare descriptors of the old one.
+TEST(LocalQueue, AChangeOfUidBetweenScopesQueuesInThatUidsFile) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to change the effective uid";
+    const uid_t other = 65534;
+    struct stat st;
+    const std::string theirs =
+        std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
+        "/nativelock-queue." + std::to_string(other);
+    ::unlink(theirs.c_str());
+    const std::string path = unique_path("uid");
+    pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        int failures = 0;
+        {
+            const LocalQueue::EuidScope scope;
+            LocalQueue queue(path);
+            if (!queue.join() || !queue.is_head()) failures |= 1;
+            queue.leave();  // its descriptor becomes a spare, opened as uid 0
+        }
+        if (::seteuid(other) != 0) ::_exit(100);
+        {
+            const LocalQueue::EuidScope scope;
+            LocalQueue queue(path);
+            if (!queue.join() || !queue.is_head()) failures |= 2;
+            queue.leave();
+        }
+        struct stat made;
+        if (::stat(theirs.c_str(), &made) != 0 || made.st_uid != other) failures |= 4;
+        ::_exit(failures);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "1: first join, 2: second join, 4: not the new uid's "
+                                         "file, 100: seteuid";
+    ::unlink(theirs.c_str());
+}
+
 // A waiter the kernel has woken but that has not run yet holds the slot's presence byte and not
 // its place byte. A newcomer sees the queue as taken and leaves the place to that waiter: it
 // queues behind it once it takes the place, and takes the place itself only after a bounded
