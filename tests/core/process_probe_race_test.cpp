@@ -40,7 +40,7 @@ TEST(ProcessProbeRace, ProbingProcessesReapedMeanwhileNeverThrows) {
 
 // look() answers what exists() and start_ticks() answer, from one reading of /proc.
 TEST(ProcessLook, ALiveProcessExistsWithItsStartTime) {
-    const process::Seen self = process::look(getpid());
+    const process::Liveness self = process::look(getpid());
     EXPECT_TRUE(self.exists);
     ASSERT_TRUE(self.start_ticks.has_value());
     EXPECT_EQ(self.start_ticks, process::start_ticks(getpid()));
@@ -52,11 +52,15 @@ TEST(ProcessLook, AZombieDoesNotExist) {
     if (pid == 0) _exit(0);
     // Not reaped: a zombie until waitpid(). Its state shows once it has exited.
     siginfo_t info{};
-    ASSERT_EQ(waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT), 0);
-    EXPECT_EQ(kill(pid, 0), 0);  // the pid is still taken
-    EXPECT_FALSE(process::look(pid).exists);
-    EXPECT_FALSE(process::exists(pid));
+    const int exited = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT);
+    const int signalled = kill(pid, 0);
+    const bool looked = process::look(pid).exists;
+    const bool existed = process::exists(pid);
     waitpid(pid, nullptr, 0);
+    ASSERT_EQ(exited, 0);
+    EXPECT_EQ(signalled, 0);  // the pid is still taken
+    EXPECT_FALSE(looked);
+    EXPECT_FALSE(existed);
 }
 
 TEST(ProcessLook, NoProcessForAnInvalidPid) {

@@ -103,6 +103,7 @@ std::optional<StatFields> read_stat(pid_t pid) {
     try {
         fields.start_ticks = std::stoull(field);
     } catch (...) {
+        // not a number: the start time stays unknown, as for a line cut short
     }
     return fields;
 }
@@ -122,8 +123,8 @@ bool exists(pid_t pid) {
     return look(pid).exists;
 }
 
-Seen look(pid_t pid) {
-    Seen seen;
+Liveness look(pid_t pid) {
+    Liveness seen;
     if (pid <= 0) return seen;
     if (kill(pid, 0) != 0 && errno != EPERM) return seen;
     // Without /proc (or with it gone meanwhile) kill() alone says so.

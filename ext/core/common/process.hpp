@@ -64,11 +64,11 @@ std::optional<std::uint64_t> start_ticks(pid_t pid);
 bool exists(pid_t pid);
 
 // exists() and start_ticks() from one reading of /proc/PID/stat (a judge asks both).
-struct Seen {
+struct Liveness {
     bool exists = false;
     std::optional<std::uint64_t> start_ticks;  // nothing if gone, or /proc cannot say
 };
-Seen look(pid_t pid);
+Liveness look(pid_t pid);
 
 // Seconds since the epoch at which this machine booted (from /proc/stat btime).
 std::optional<std::int64_t> boot_time();

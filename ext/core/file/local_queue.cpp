@@ -90,7 +90,9 @@ bool taken_by_others(int fd, struct flock range) {
     return ::fcntl(fd, F_OFD_GETLK, &range) == 0 && range.l_type != F_UNLCK;
 }
 
-// The effective uid, once per LocalQueue::EuidScope.
+// The effective uid, once per LocalQueue::EuidScope: the key of the per-uid descriptor caches.
+// Opening the queue file asks geteuid() itself (rare, and under ZTS another thread may change
+// the process's uid within a scope).
 thread_local int euid_scopes = 0;
 thread_local uid_t scoped_euid = 0;
 
@@ -108,7 +110,7 @@ std::string queue_file_path() {
         struct stat st;
         return ::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
     }();
-    return std::string(dir) + "/nativelock-queue." + std::to_string(current_euid());
+    return std::string(dir) + "/nativelock-queue." + std::to_string(::geteuid());
 }
 
 // A new open file description of the queue file (each place in the queue needs its own), or
@@ -118,7 +120,7 @@ int open_queue_file() {
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return -1;
     struct stat st;
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != current_euid()) {
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
         ::close(fd);
         return -1;
     }
@@ -540,6 +542,7 @@ LocalQueue::Joined LocalQueue::join_once(const Deadline &deadline, unsigned gene
     UniqueFd place = spares().take_place();
     if (!place) place.reset(open_queue_file());
     if (!place) return Joined::No;
+    place_euid_ = current_euid();
     if (auto hook = before_register_hook.load()) hook();
     joined_tag_ = process::current_tag();
     wait_for_passing_place(place.get(), deadline);
@@ -676,6 +679,9 @@ void LocalQueue::leave() {
         while (::read(ready_fd_.get(), &count, sizeof count) == sizeof count) {
         }
     }
+    // A place opened as another uid (changed by a signal handler while an interrupted wait
+    // kept it) is not a spare of this one's queue file.
+    if (place_euid_ != current_euid()) place_fd_.reset();
     spares().give(std::move(place_fd_), std::move(ready_fd_));
     joined_ = head_ = false;
 }

@@ -64,10 +64,10 @@ class KeptWaiter;  // the process's (PHP thread's) waiting thread, local_queue.c
 
 class LocalQueue {
   public:
-    // While one lives, this thread's queue operations take the effective uid asked at its start
-    // (the queue file is per uid; asking at each of them cost six geteuid() calls per queued
-    // acquisition). Nests; a uid changed within one (a signal handler's posix_setuid()) is
-    // seen from the next.
+    // While one lives, this thread's queue operations key their descriptor caches on the
+    // effective uid asked at its start (the queue file is per uid; asking at each of them cost
+    // six geteuid() calls per queued acquisition). One acquire() is one scope; PHP's signal
+    // handlers run between scopes, so a posix_seteuid() of theirs is seen by the next.
     class EuidScope {
       public:
         EuidScope();
@@ -136,8 +136,9 @@ class LocalQueue {
     bool joined_ = false;
     bool head_ = false;
     process::Tag joined_tag_;
-    UniqueFd place_fd_;  // the open file description whose byte lock is our place
-    UniqueFd ready_fd_;  // eventfd the thread signals once the byte is ours
+    UniqueFd place_fd_;     // the open file description whose byte lock is our place
+    uid_t place_euid_ = 0;  // the effective uid whose queue file place_fd_ is
+    UniqueFd ready_fd_;     // eventfd the thread signals once the byte is ours
     // Who takes our place byte while we wait behind the head: the process's kept thread, or a
     // thread of our own (while the kept one serves another wait: a signal handler's lock()).
     enum class WaitingBy { Nobody, KeptThread, OwnThread };

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -196,7 +196,7 @@ ReleaseWaiter::ReleaseWaiter(const std::string &lock_path, bool local_filesystem
     // Stale events from earlier waits are drained first: among them may be the news that the
     // directory we watch was moved or deleted, which must retire its watch before we reuse it.
     inotify_fd_ = hub().fd();
-    if (inotify_fd_ >= 0) drain_inotify();
+    if (inotify_fd_ >= 0) drain_inotify(/*until_empty=*/true);
     watch_ = hub().watch(dir);
     if (watch_ < 0) {
         inotify_fd_ = -1;
@@ -218,7 +218,7 @@ void ReleaseWaiter::watch_owner(pid_t pid) {
     watched_pid_ = owner_pidfd_ ? pid : 0;
 }
 
-bool ReleaseWaiter::drain_inotify() {
+bool ReleaseWaiter::drain_inotify(bool until_empty) {
     alignas(struct inotify_event) char buf[8192];
     bool ours = false;
     for (;;) {
@@ -240,9 +240,11 @@ bool ReleaseWaiter::drain_inotify() {
             }
             p += sizeof(struct inotify_event) + event->len;
         }
-        // A read copies every queued event that fits: room left for the largest one means the
-        // queue was empty (a later event wakes the next poll()). Spares a read on each wake-up.
-        if (static_cast<std::size_t>(n) + sizeof(struct inotify_event) + NAME_MAX + 1 <= sizeof buf)
+        // A read copies every queued event that fits: room left for the largest one (a name of
+        // NAME_MAX; FUSE allows longer) means the queue was empty, and a later event wakes the
+        // next poll(). Spares a read on each wake-up.
+        if (!until_empty &&
+            static_cast<std::size_t>(n) + sizeof(struct inotify_event) + NAME_MAX + 1 <= sizeof buf)
             break;
     }
     return ours;

@@ -52,7 +52,10 @@ class ReleaseWaiter {
     void wait(const Deadline &deadline);
 
   private:
-    bool drain_inotify();
+    // Reads the queued events; true if one was ours. `until_empty` reads until none is left
+    // (before a watch is reused: the news of a moved directory must not stay queued); otherwise
+    // the read that left room for more ends it.
+    bool drain_inotify(bool until_empty = false);
 
     std::string basename_;
     int inotify_fd_ = -1;  // the process-wide instance (see release_waiter.cpp); not owned

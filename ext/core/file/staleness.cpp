@@ -11,7 +11,7 @@ class SystemProbe final : public ProcessProbe {
     }
     std::optional<std::int64_t> boot_time() const override { return process::boot_time(); }
     long ticks_per_second() const override { return process::ticks_per_second(); }
-    process::Seen look(pid_t pid) const override { return process::look(pid); }
+    process::Liveness look(pid_t pid) const override { return process::look(pid); }
 };
 
 bool same_machine_instance(const OwnerRecord &record, const process::Identity &self) {
@@ -55,7 +55,7 @@ Verdict judge_identified(const HolderFacts &facts, const OwnerRecord &record,
         return Verdict::Unknown;
     }
     if (!valid_pid(record.pid)) return Verdict::Unknown;
-    const process::Seen seen = probe.look(static_cast<pid_t>(*record.pid));
+    const process::Liveness seen = probe.look(static_cast<pid_t>(*record.pid));
     if (!seen.exists) return Verdict::Dead;
     if (record.start_ticks) {
         if (seen.start_ticks && *seen.start_ticks != *record.start_ticks) return Verdict::Dead;
@@ -72,7 +72,7 @@ Verdict judge_anonymous(const HolderFacts &facts, const ProcessProbe &probe) {
     auto boot = probe.boot_time();
     if (boot && facts.file_mtime < *boot) return Verdict::Dead;
     if (!facts.record || !valid_pid(facts.record->pid)) return Verdict::Unknown;
-    const process::Seen seen = probe.look(static_cast<pid_t>(*facts.record->pid));
+    const process::Liveness seen = probe.look(static_cast<pid_t>(*facts.record->pid));
     if (!seen.exists) return Verdict::Dead;
     return started_after(seen.start_ticks, facts.file_mtime, probe) ? Verdict::Dead
                                                                     : Verdict::Alive;

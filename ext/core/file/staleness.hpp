@@ -25,8 +25,8 @@ class ProcessProbe {
     virtual long ticks_per_second() const = 0;
     // exists() and, for a process that exists, start_ticks(): the system's probe reads /proc
     // once for both.
-    virtual process::Seen look(pid_t pid) const {
-        process::Seen seen;
+    virtual process::Liveness look(pid_t pid) const {
+        process::Liveness seen;
         seen.exists = exists(pid);
         if (seen.exists) seen.start_ticks = start_ticks(pid);
         return seen;
