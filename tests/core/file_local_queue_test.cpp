@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <cstdlib>
 #include <string>
@@ -103,48 +104,53 @@ TEST(LocalQueue, FirstComerIsHeadAtOnceAndIsSeenByOthers) {
     EXPECT_FALSE(other.others_waiting());
 }
 
+// No account's uid: the uid tests make and remove its queue file, which a live service's
+// processes (nobody's, say) would be queueing in.
+constexpr uid_t kOtherUid = 60917;
+
+// In a forked child: `as_root`, then seteuid(kOtherUid), then `as_other`. Returns the child's
+// exit code: the bodies' failure bits, 4 if kOtherUid's queue file was not made by it, 100 if
+// seteuid() was refused (a user namespace without that uid: the caller skips).
+int across_a_uid_change(const std::function<int()> &as_root, const std::function<int()> &as_other) {
+    struct stat st;
+    const std::string theirs =
+        std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
+        "/nativelock-queue." + std::to_string(kOtherUid);
+    ::unlink(theirs.c_str());
+    pid_t child = ::fork();
+    if (child == 0) {
+        int failures = as_root();
+        if (::seteuid(kOtherUid) != 0) ::_exit(100);
+        failures |= as_other();
+        struct stat made;
+        if (::stat(theirs.c_str(), &made) != 0 || made.st_uid != kOtherUid) failures |= 4;
+        ::_exit(failures);
+    }
+    int status = 0;
+    const bool reaped = child > 0 && ::waitpid(child, &status, 0) == child;
+    ::unlink(theirs.c_str());
+    return reaped && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Joins `path`'s queue in a scope of its own: 0, or `failure` if it was not the head at once.
+int join_and_leave(const std::string &path, int failure) {
+    const LocalQueue::EuidScope scope;
+    LocalQueue queue(path);
+    const bool head = queue.join() && queue.is_head();
+    queue.leave();  // its descriptor becomes a spare
+    return head ? 0 : failure;
+}
+
 // The queue file is per effective uid. Within an EuidScope (one acquire()) the uid is asked
 // once; the next scope asks again, so a process that changed its uid between acquisitions
 // queues in that uid's file, not through the spare descriptors of the old one.
 TEST(LocalQueue, AChangeOfUidBetweenScopesQueuesInThatUidsFile) {
     if (::geteuid() != 0) GTEST_SKIP() << "needs root to change the effective uid";
-    // No account's: the test makes and removes this uid's queue file, which a live service's
-    // processes (nobody's, say) would be queueing in.
-    const uid_t other = 60917;
-    struct stat st;
-    const std::string theirs =
-        std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
-        "/nativelock-queue." + std::to_string(other);
-    ::unlink(theirs.c_str());
     const std::string path = unique_path("uid");
-    pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-        int failures = 0;
-        {
-            const LocalQueue::EuidScope scope;
-            LocalQueue queue(path);
-            if (!queue.join() || !queue.is_head()) failures |= 1;
-            queue.leave();  // its descriptor becomes a spare, opened as uid 0
-        }
-        if (::seteuid(other) != 0) ::_exit(100);
-        {
-            const LocalQueue::EuidScope scope;
-            LocalQueue queue(path);
-            if (!queue.join() || !queue.is_head()) failures |= 2;
-            queue.leave();
-        }
-        struct stat made;
-        if (::stat(theirs.c_str(), &made) != 0 || made.st_uid != other) failures |= 4;
-        ::_exit(failures);
-    }
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    ::unlink(theirs.c_str());
-    ASSERT_TRUE(WIFEXITED(status));
-    // A user namespace without that uid mapped (rootless containers) refuses the change.
-    if (WEXITSTATUS(status) == 100) GTEST_SKIP() << "seteuid(" << other << ") refused";
-    EXPECT_EQ(WEXITSTATUS(status), 0) << "1: first join, 2: second join, 4: not the new uid's file";
+    const int code = across_a_uid_change([&] { return join_and_leave(path, 1); },
+                                         [&] { return join_and_leave(path, 2); });
+    if (code == 100) GTEST_SKIP() << "seteuid(" << kOtherUid << ") refused";
+    EXPECT_EQ(code, 0) << "1: first join, 2: second join, 4: not the new uid's file";
 }
 
 // A place kept across a change of uid (an interrupted wait keeps its place; a signal handler
@@ -152,44 +158,22 @@ TEST(LocalQueue, AChangeOfUidBetweenScopesQueuesInThatUidsFile) {
 // next wait of the new uid queues in that uid's file.
 TEST(LocalQueue, APlaceOpenedAsAnotherUidIsNotKeptAsASpare) {
     if (::geteuid() != 0) GTEST_SKIP() << "needs root to change the effective uid";
-    const uid_t other = 60917;  // no account's (see above)
-    struct stat st;
-    const std::string theirs =
-        std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
-        "/nativelock-queue." + std::to_string(other);
-    ::unlink(theirs.c_str());
     const std::string path = unique_path("uid-spare");
-    pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-        int failures = 0;
-        LocalQueue kept(path);
-        {
+    LocalQueue kept(path);  // used in the child only
+    const int code = across_a_uid_change(
+        [&] {
             const LocalQueue::EuidScope scope;
-            if (!kept.join() || !kept.is_head()) failures |= 1;
-        }
-        if (::seteuid(other) != 0) ::_exit(100);
-        {
-            const LocalQueue::EuidScope scope;
-            kept.leave();
-        }
-        {
-            const LocalQueue::EuidScope scope;
-            LocalQueue queue(path);
-            if (!queue.join() || !queue.is_head()) failures |= 2;
-            queue.leave();
-        }
-        struct stat made;
-        if (::stat(theirs.c_str(), &made) != 0 || made.st_uid != other) failures |= 4;
-        ::_exit(failures);
-    }
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    ::unlink(theirs.c_str());
-    ASSERT_TRUE(WIFEXITED(status));
-    if (WEXITSTATUS(status) == 100) GTEST_SKIP() << "seteuid(" << other << ") refused";
-    EXPECT_EQ(WEXITSTATUS(status), 0) << "1: first join, 2: second join, 4: the old uid's place "
-                                         "was reused";
+            return kept.join() && kept.is_head() ? 0 : 1;
+        },
+        [&] {
+            {
+                const LocalQueue::EuidScope scope;
+                kept.leave();
+            }
+            return join_and_leave(path, 2);
+        });
+    if (code == 100) GTEST_SKIP() << "seteuid(" << kOtherUid << ") refused";
+    EXPECT_EQ(code, 0) << "1: first join, 2: second join, 4: the old uid's place was reused";
 }
 
 // A waiter the kernel has woken but that has not run yet holds the slot's presence byte and not
