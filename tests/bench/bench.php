@@ -266,6 +266,42 @@ if ($want('handoff')) {
 if ($want('contention')) {
     $seconds = $pick(['smoke' => 0.3, 'quick' => 1.0, 'full' => 2.0]);
     $levels = $level === 'smoke' ? [2] : [2, 4, 8];
+    // One time-boxed window: $p workers of backend $id contend for one lock.
+    $window = function (string $id, int $p) use ($seconds): array {
+        $counter = tempnam(sys_get_temp_dir(), 'nlbcounter');
+        file_put_contents($counter, '0');
+        $start = microtime(true) + 0.4 + 0.08 * $p;
+        $procs = [];
+        for ($k = 0; $k < $p; $k++) {
+            $procs[] = [child(['contend', $id, "contend-$id", $counter, sprintf('%.6f', $start), (string) $seconds], $pipes), $pipes];
+        }
+        $counts = [];
+        $maxWait = 0;
+        $errors = [];
+        foreach ($procs as [$proc, $pipes]) {
+            fclose($pipes[0]);
+            $o = stream_get_contents($pipes[1]);
+            $e = stream_get_contents($pipes[2]);
+            proc_close($proc);
+            $j = json_decode(trim($o), true);
+            if (!is_array($j)) {
+                $errors[] = trim($o . ' ' . $e);
+                $counts[] = 0;
+                continue;
+            }
+            $counts[] = $j['count'];
+            $maxWait = max($maxWait, $j['max_wait_ms']);
+        }
+        $elapsed = microtime(true) - $start;
+        $final = (int) file_get_contents($counter);
+        unlink($counter);
+        $total = array_sum($counts);
+        $mean = $total / $p;
+        return ['procs' => $p, 'seconds' => $seconds, 'elapsed' => $elapsed, 'total' => $total,
+            'final' => $final, 'lost' => $total - $final, 'per_sec' => $total / $elapsed,
+            'min' => min($counts), 'max' => max($counts), 'min_share' => $mean > 0 ? min($counts) / $mean : 0,
+            'max_wait_ms' => $maxWait, 'counts' => $counts, 'errors' => $errors];
+    };
     $rows = [];
     foreach ($available as $id => $b) {
         if (!$b->blocking) {
@@ -273,43 +309,30 @@ if ($want('contention')) {
         }
         foreach ($levels as $p) {
             say("contention: $id x $p for {$seconds}s");
-            $counter = tempnam(sys_get_temp_dir(), 'nlbcounter');
-            file_put_contents($counter, '0');
-            $start = microtime(true) + 0.4 + 0.08 * $p;
-            $procs = [];
-            for ($k = 0; $k < $p; $k++) {
-                $procs[] = [child(['contend', $id, "contend-$id", $counter, sprintf('%.6f', $start), (string) $seconds], $pipes), $pipes];
-            }
-            $counts = [];
-            $maxWait = 0;
-            $errors = [];
-            foreach ($procs as [$proc, $pipes]) {
-                fclose($pipes[0]);
-                $o = stream_get_contents($pipes[1]);
-                $e = stream_get_contents($pipes[2]);
-                proc_close($proc);
-                $j = json_decode(trim($o), true);
-                if (!is_array($j)) {
-                    $errors[] = trim($o . ' ' . $e);
-                    $counts[] = 0;
-                    continue;
-                }
-                $counts[] = $j['count'];
-                $maxWait = max($maxWait, $j['max_wait_ms']);
-            }
-            $elapsed = microtime(true) - $start;
-            $final = (int) file_get_contents($counter);
-            unlink($counter);
-            $total = array_sum($counts);
-            $mean = $total / $p;
-            $rows[$id][$p] = ['procs' => $p, 'seconds' => $seconds, 'elapsed' => $elapsed, 'total' => $total,
-                'final' => $final, 'lost' => $total - $final, 'per_sec' => $total / $elapsed,
-                'min' => min($counts), 'max' => max($counts), 'min_share' => $mean > 0 ? min($counts) / $mean : 0,
-                'max_wait_ms' => $maxWait, 'counts' => $counts, 'errors' => $errors];
+            $rows[$id][$p] = $window($id, $p);
         }
     }
     $results['scenarios']['contention'] = ['seconds' => $seconds, 'rows' => $rows];
     save();
+
+    // Filelock's throughput targets compare one window of each backend, taken a minute apart on
+    // a machine whose speed drifts (FlockStore alone has moved 3,300 -> 4,400/s between runs).
+    // So the file backends also run interleaved rounds at 8 processes, each round in a rotated
+    // order, and the ratios are paired within a round, as the cycle's are to its C floor.
+    $roundsAt8 = $pick(['smoke' => 0, 'quick' => 3, 'full' => 5]);
+    $paired = array_values(array_filter(['filelock', 'orig-filelock', 'sf-flock'], fn($id) => isset($rows[$id][8])));
+    if ($roundsAt8 > 0 && count($paired) > 1) {
+        $rounds = [];
+        for ($r = 0; $r < $roundsAt8; $r++) {
+            $order = array_merge(array_slice($paired, $r % count($paired)), array_slice($paired, 0, $r % count($paired)));
+            foreach ($order as $id) {
+                say("contention rounds: $id x 8 for {$seconds}s, round " . ($r + 1) . "/$roundsAt8");
+                $rounds[$r][$id] = $window($id, 8);
+            }
+        }
+        $results['scenarios']['contention_rounds'] = ['seconds' => $seconds, 'procs' => 8, 'rounds' => $rounds];
+        save();
+    }
 }
 
 // ------------------------------------------------------------------ 4. php-fpm per request
