@@ -302,25 +302,15 @@ if ($want('contention')) {
             'min' => min($counts), 'max' => max($counts), 'min_share' => $mean > 0 ? min($counts) / $mean : 0,
             'max_wait_ms' => $maxWait, 'counts' => $counts, 'errors' => $errors];
     };
-    $rows = [];
-    foreach ($available as $id => $b) {
-        if (!$b->blocking) {
-            continue;
-        }
-        foreach ($levels as $p) {
-            say("contention: $id x $p for {$seconds}s");
-            $rows[$id][$p] = $window($id, $p);
-        }
-    }
-    $results['scenarios']['contention'] = ['seconds' => $seconds, 'rows' => $rows];
-    save();
-
     // Filelock's throughput targets compare one window of each backend, taken a minute apart on
     // a machine whose speed drifts (FlockStore alone has moved 3,300 -> 4,400/s between runs).
     // So the file backends also run interleaved rounds at 8 processes, each round in a rotated
     // order, and the ratios are paired within a round, as the cycle's are to its C floor.
     $roundsAt8 = $pick(['smoke' => 0, 'quick' => 3, 'full' => 5]);
-    $paired = array_values(array_filter(['filelock', 'orig-filelock', 'sf-flock'], fn($id) => isset($rows[$id][8])));
+    // They run first: after the server backends' windows the machine was slower for a while
+    // (every file backend at about half its single-window rate, 2026-11-28).
+    $paired = array_values(array_filter(['filelock', 'orig-filelock', 'sf-flock'],
+        fn($id) => isset($available[$id]) && $available[$id]->blocking && in_array(8, $levels, true)));
     if ($roundsAt8 > 0 && count($paired) > 1) {
         $rounds = [];
         for ($r = 0; $r < $roundsAt8; $r++) {
@@ -333,6 +323,19 @@ if ($want('contention')) {
         $results['scenarios']['contention_rounds'] = ['seconds' => $seconds, 'procs' => 8, 'rounds' => $rounds];
         save();
     }
+
+    $rows = [];
+    foreach ($available as $id => $b) {
+        if (!$b->blocking) {
+            continue;
+        }
+        foreach ($levels as $p) {
+            say("contention: $id x $p for {$seconds}s");
+            $rows[$id][$p] = $window($id, $p);
+        }
+    }
+    $results['scenarios']['contention'] = ['seconds' => $seconds, 'rows' => $rows];
+    save();
 }
 
 // ------------------------------------------------------------------ 4. php-fpm per request
