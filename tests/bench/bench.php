@@ -308,7 +308,7 @@ if ($want('contention')) {
     // order, and the ratios are paired within a round, as the cycle's are to its C floor.
     $roundsAt8 = $pick(['smoke' => 0, 'quick' => 3, 'full' => 5]);
     // They run first: after the server backends' windows the machine was slower for a while
-    // (every file backend at about half its single-window rate, 2026-11-28).
+    // (Filelock and the original at 0.39-0.52x their single-window rates, 2026-11-28).
     $paired = array_values(array_filter(['filelock', 'orig-filelock', 'sf-flock'],
         fn($id) => isset($available[$id]) && $available[$id]->blocking && in_array(8, $levels, true)));
     if ($roundsAt8 > 0 && count($paired) > 1) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Where a contended lock's time goes, from system-call tracepoints of every process.
 
-For Filelock (or the original class) the lock is taken by a successful linkat() and given up
-by unlink(); for Symfony FlockStore by flock(LOCK_EX) returning 0 and flock(LOCK_UN). Splits
+For nativelock's Filelock the lock is taken by a successful linkat() and given up by unlink();
+for Symfony FlockStore by flock(LOCK_EX) returning 0 and flock(LOCK_UN). (Not for the original
+PHP class: it takes the lock with link(), and unlinks a temp file at every attempt.) Splits
 each acquisition into the hold (taken -> release call) and the gap before it (the previous
 release call -> taken), the gap told apart by who took the lock: another process (a hand-off)
 or the releaser itself (a re-take: its next lock() came before anyone else's).

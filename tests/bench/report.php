@@ -201,7 +201,7 @@ if (isset($S['contention_rounds'])) {
     $ids = array_keys($cr['rounds'][0]);
     $md[] = sprintf('#### Filelock and its peers at %d processes, %d interleaved rounds', $cr['procs'], count($cr['rounds']));
     $md[] = '';
-    $md[] = sprintf('The same %s s window as above, repeated: each round runs every file backend once, in an order rotated '
+    $md[] = sprintf('The same %s s window as above, repeated: each round runs Filelock, the original and FlockStore once, in an order rotated '
         . 'from round to round. Acquisitions/s median [min..max] over the rounds; Filelock\'s ratio to a peer is paired: '
         . 'median [min..max] over the rounds of (Filelock / the peer in the same round). The single windows above are '
         . 'judged as before; these judge the same targets against the drift of a shared machine.', $f($cr['seconds'], 1));
@@ -216,7 +216,14 @@ if (isset($S['contention_rounds'])) {
         $lost = array_sum(array_map(fn($round) => abs($round[$id]['lost']) + count($round[$id]['errors']), $cr['rounds']));
         $pair = '';
         if ($id !== 'filelock' && isset($cr['rounds'][0]['filelock'])) {
-            $ratios[$id] = array_map(fn($round) => $round[$id]['per_sec'] > 0 ? $round['filelock']['per_sec'] / $round[$id]['per_sec'] : NAN, $cr['rounds']);
+            // A round in which the peer did nothing has no ratio (not a NAN that would upset sort()).
+            $ratios[$id] = array_values(array_map(fn($round) => $round['filelock']['per_sec'] / $round[$id]['per_sec'],
+                array_filter($cr['rounds'], fn($round) => $round[$id]['per_sec'] > 0)));
+            if (!$ratios[$id]) {
+                unset($ratios[$id]);
+                $md[] = sprintf('| %s | | | | | no round with acquisitions |', $B[$id]['label'] ?? $id);
+                continue;
+            }
             $pair = sprintf('%s× [%s..%s]', $f($median($ratios[$id])), $f(min($ratios[$id])), $f(max($ratios[$id])));
         }
         $label = ($B[$id]['kind'] ?? '') === 'ours' ? "**{$B[$id]['label']}**" : ($B[$id]['label'] ?? $id);
