@@ -104,6 +104,13 @@ TEST(LocalQueue, FirstComerIsHeadAtOnceAndIsSeenByOthers) {
     EXPECT_FALSE(other.others_waiting());
 }
 
+// The queue file of `uid`, where the engine puts it (/dev/shm, or /tmp without one).
+std::string queue_file_of(uid_t uid) {
+    struct stat st;
+    return std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
+           "/nativelock-queue." + std::to_string(uid);
+}
+
 // No account's uid: the uid tests make and remove its queue file, which a live service's
 // processes (nobody's, say) would be queueing in.
 constexpr uid_t kOtherUid = 60917;
@@ -112,10 +119,7 @@ constexpr uid_t kOtherUid = 60917;
 // exit code: the bodies' failure bits, 4 if kOtherUid's queue file was not made by it, 100 if
 // seteuid() was refused (a user namespace without that uid: the caller skips).
 int across_a_uid_change(const std::function<int()> &as_root, const std::function<int()> &as_other) {
-    struct stat st;
-    const std::string theirs =
-        std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
-        "/nativelock-queue." + std::to_string(kOtherUid);
+    const std::string theirs = queue_file_of(kOtherUid);
     ::unlink(theirs.c_str());
     pid_t child = ::fork();
     if (child == 0) {
@@ -183,10 +187,7 @@ TEST(LocalQueue, APlaceOpenedAsAnotherUidIsNotKeptAsASpare) {
 TEST(LocalQueue, ANewcomerLeavesAPassingPlaceToTheWokenWaiter) {
     const std::string path = unique_path("passing");
     LocalQueue newcomer(path);
-    struct stat st;
-    const std::string queue_file =
-        std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
-        "/nativelock-queue." + std::to_string(::geteuid());
+    const std::string queue_file = queue_file_of(::geteuid());
     auto byte_lock = [&](std::uint64_t offset, short type) {
         int fd = ::open(queue_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         struct flock range {};
