@@ -21,6 +21,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "file/lock_file.hpp"
 #include "file/name.hpp"
 #include "file/record.hpp"
+#include "file/release_waiter.hpp"
 #include "own_record.hpp"
 #include "common/error.hpp"
 #include "common/fd.hpp"
@@ -725,4 +727,228 @@ TEST_F(FileLockTest, WithNeitherFromTheStartTheRefusalIsLearned) {
     if (const char *why = skip_reason(outcome.status)) GTEST_SKIP() << why;
     expect_named_temp_files(outcome, path_.substr(path_.rfind('/') + 1));
     EXPECT_EQ(entries(), 0u);
+}
+
+namespace {
+
+// The system call a waiting head sleeps in, as /proc/PID/syscall names it (nullopt: that file
+// cannot be read here, as under Yama's ptrace_scope 2).
+std::optional<bool> in_poll(pid_t pid) {
+#if defined(SYS_poll)
+    constexpr long kPoll = SYS_poll;
+#else
+    constexpr long kPoll = SYS_ppoll;
+#endif
+    std::ifstream in("/proc/" + std::to_string(pid) + "/syscall");
+    std::string first;
+    if (!(in >> first)) return std::nullopt;
+    return first == std::to_string(kPoll);
+}
+
+enum class Stop { InPoll, CannotSee, Failed };
+
+// Stops `pid` while it sleeps in poll(), waiting for a release (up to 5 s of tries). The head
+// must not be near the end of a poll interval (the tests make it long): one that timed out and
+// was stopped on its way out would still show poll().
+Stop stop_in_poll(pid_t pid) {
+    for (int i = 0; i < 500; ++i) {
+        const std::optional<bool> polling = in_poll(pid);
+        if (!polling) return Stop::CannotSee;
+        if (*polling) {
+            int status = 0;
+            if (kill(pid, SIGSTOP) != 0 || waitpid(pid, &status, WUNTRACED) != pid ||
+                !WIFSTOPPED(status))
+                return Stop::Failed;
+            if (in_poll(pid).value_or(false)) return Stop::InPoll;
+            kill(pid, SIGCONT);  // stopped elsewhere
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return Stop::Failed;
+}
+
+// How often `name` in the watched directory was opened, by the events queued now.
+int opens_of(int watch, const std::string &name) {
+    int opens = 0;
+    alignas(struct inotify_event) char buf[4096];
+    for (ssize_t n; (n = read(watch, buf, sizeof buf)) > 0;) {
+        for (char *p = buf; p < buf + n;) {
+            auto *event = reinterpret_cast<struct inotify_event *>(p);
+            if ((event->mask & IN_OPEN) && event->len > 0 && name == event->name) ++opens;
+            p += sizeof(struct inotify_event) + event->len;
+        }
+    }
+    return opens;
+}
+
+// Whatever assertion ends a test: its children are killed (stopped ones too) and reaped, its
+// descriptors closed, and the poll interval is the default again.
+class Leftovers {
+  public:
+    ~Leftovers() {
+        for (pid_t pid : children_) {
+            kill(pid, SIGKILL);
+            waitpid(pid, nullptr, 0);
+        }
+        for (int fd : fds_) close(fd);
+        test_hooks::set_local_poll_start(std::chrono::milliseconds(50));
+    }
+    pid_t child(pid_t pid) {
+        children_.push_back(pid);
+        return pid;
+    }
+    void pipe_of(int ends[2]) {
+        ASSERT_EQ(pipe(ends), 0);
+        fds_.push_back(ends[0]);
+        fds_.push_back(ends[1]);
+    }
+    // Reaps a child (wait_status()), which is then no longer killed at the end.
+    int wait(pid_t pid) {
+        children_.erase(std::remove(children_.begin(), children_.end(), pid), children_.end());
+        return wait_status(pid);
+    }
+
+  private:
+    std::vector<pid_t> children_;
+    std::vector<int> fds_;
+};
+
+// A forked head that waits up to 30 s for the lock at `path`; exits 0 once it holds it.
+pid_t waiting_head(const std::string &path, const std::string &record) {
+    return fork_child([&] {
+        LockFile lock(path);
+        return lock.acquire(record, Deadline::after(30), nullptr).status == Status::Acquired ? 0
+                                                                                             : 1;
+    });
+}
+
+// `holder` takes the lock at `path`, and a forked head that waits for it (in *head) is
+// stopped in its wait.
+Stop held_with_a_stopped_head(LockFile &holder, const std::string &path, const std::string &record,
+                              Leftovers &leftovers, pid_t *head) {
+    if (holder.try_acquire(record) != Status::Acquired) return Stop::Failed;
+    *head = leftovers.child(waiting_head(path, record));
+    return stop_in_poll(*head);
+}
+
+}  // namespace
+
+TEST_F(FileLockTest, AHeadThatLosesTheLockToARetakeAfterAReleaseWaitsWithoutReadingTheHolder) {
+    // Under contention about one hand-off in three goes to a newcomer in the barging window: the
+    // head, woken by the release, finds a lock file that a live process linked since. Reading
+    // and judging that holder cost eleven system calls, on the holder's time; the head waits for
+    // the next release instead (a holder that dies meanwhile: the next tests).
+    Leftovers leftovers;
+    // Long poll intervals: the head judges at the end of one whatever happened.
+    test_hooks::set_local_poll_start(std::chrono::seconds(10));
+    UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    ASSERT_TRUE(watch);
+    ASSERT_GE(inotify_add_watch(watch.get(), dir_.c_str(), IN_OPEN), 0);
+    const std::string name = path_.substr(path_.rfind('/') + 1);
+
+    LockFile holder(path_);
+    pid_t head = -1;
+    const Stop stop = held_with_a_stopped_head(holder, path_, record(), leftovers, &head);
+    if (stop == Stop::CannotSee) GTEST_SKIP() << "/proc/PID/syscall cannot be read here";
+    ASSERT_EQ(stop, Stop::InPoll);
+
+    int to_retaker[2], from_retaker[2];
+    leftovers.pipe_of(to_retaker);
+    leftovers.pipe_of(from_retaker);
+    ASSERT_TRUE(holder.release());
+    const pid_t retaker = leftovers.child(fork_child([&] {
+        close(to_retaker[1]);
+        close(from_retaker[0]);
+        LockFile lock(path_);
+        char c = lock.try_acquire(record()) == Status::Acquired ? 'h' : 'x';
+        if (write(from_retaker[1], &c, 1) != 1 || c != 'h') return 1;
+        if (read(to_retaker[0], &c, 1) != 1) return 2;
+        return lock.release() ? 0 : 3;
+    }));
+    char c = 0;
+    ASSERT_EQ(read(from_retaker[0], &c, 1), 1);
+    ASSERT_EQ(c, 'h');
+
+    opens_of(watch.get(), name);  // the head's reads of this process's record, before the stop
+    ASSERT_EQ(kill(head, SIGCONT), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_EQ(opens_of(watch.get(), name), 0);
+    EXPECT_EQ(waitpid(head, nullptr, WNOHANG), 0);  // still waiting
+
+    ASSERT_EQ(write(to_retaker[1], "r", 1), 1);
+    EXPECT_EQ(leftovers.wait(retaker), 0);
+    EXPECT_EQ(leftovers.wait(head), 0);  // took the lock at the retaker's release
+}
+
+TEST_F(FileLockTest, AHolderThatRetookTheLockAfterAReleaseAndDiedIsBrokenByTheHead) {
+    // The head does not judge the retaker when its link fails (previous test): a retaker that
+    // dies holding is judged at the end of the poll interval, and broken.
+    Leftovers leftovers;
+    LockFile holder(path_);
+    pid_t head = -1;
+    const Stop stop = held_with_a_stopped_head(holder, path_, record(), leftovers, &head);
+    if (stop == Stop::CannotSee) GTEST_SKIP() << "/proc/PID/syscall cannot be read here";
+    ASSERT_EQ(stop, Stop::InPoll);
+    ASSERT_TRUE(holder.release());
+    const pid_t retaker = leftovers.child(fork_child([&] {
+        LockFile lock(path_);
+        return lock.try_acquire(record()) == Status::Acquired ? 0 : 1;  // dies holding it
+    }));
+    EXPECT_EQ(leftovers.wait(retaker), 0);  // reaped: its pid is free
+    const auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(kill(head, SIGCONT), 0);
+    EXPECT_EQ(leftovers.wait(head), 0);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+}
+
+TEST_F(FileLockTest, EventsForTheLockNameThatKeepComingDoNotKeepADeadHolderUnjudged) {
+    // The head watches the directory the path named when its wait began. Once a symlink in the
+    // path is switched to another directory, events for the lock's name in the old one still
+    // wake the head as releases, while the path names a file of a holder that died. The head
+    // judges at least once per first poll interval (50 ms) all the same.
+    Leftovers leftovers;
+    const std::string old_dir = dir_ + "one", new_dir = dir_ + "two", link = dir_ + "current";
+    ASSERT_EQ(mkdir(old_dir.c_str(), 0755), 0);
+    ASSERT_EQ(mkdir(new_dir.c_str(), 0755), 0);
+    ASSERT_EQ(symlink(old_dir.c_str(), link.c_str()), 0);
+    const std::string name = "churned.lock";
+    const std::string path = link + "/" + name;
+
+    LockFile holder(path);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    const pid_t head = leftovers.child(waiting_head(path, record()));
+    bool waiting = false;
+    for (int i = 0; i < 500 && !waiting; ++i) {
+        const std::optional<bool> polling = in_poll(head);
+        if (!polling) GTEST_SKIP() << "/proc/PID/syscall cannot be read here";
+        waiting = *polling;
+        if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(waiting);
+
+    // A holder of the lock in the new directory that dies holding it.
+    const pid_t dead = leftovers.child(fork_child([&] {
+        LockFile lock(new_dir + "/" + name);
+        return lock.try_acquire(record()) == Status::Acquired ? 0 : 1;
+    }));
+    ASSERT_EQ(leftovers.wait(dead), 0);
+    const std::string switched = dir_ + "current.new";
+    ASSERT_EQ(symlink(new_dir.c_str(), switched.c_str()), 0);
+    ASSERT_EQ(rename(switched.c_str(), link.c_str()), 0);
+
+    // Events for the name in the old directory, every 5 ms for up to 5 s.
+    const std::string old_name = old_dir + "/" + name;
+    bool took = false;
+    for (int i = 0; i < 1000 && !took; ++i) {
+        unlink(old_name.c_str());
+        UniqueFd again(open(old_name.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        int status = 0;
+        took = waitpid(head, &status, WNOHANG) == head;
+        if (took) {
+            leftovers.wait(head);  // already reaped: only forgets it
+            EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        }
+    }
+    EXPECT_TRUE(took) << "the head never judged the dead holder while the events came";
 }

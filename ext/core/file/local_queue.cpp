@@ -84,6 +84,16 @@ bool set_presence(int fd, std::uint64_t slot, short type) {
     return ::fcntl(fd, F_OFD_SETLK, &presence) == 0;
 }
 
+// Gives up the place and the presence together: a place's description holds locks of its one
+// slot only, so one unlock of the whole file frees both at once (no newcomer can see us present
+// with the place free, and wait for us to take it).
+bool give_up_place(int fd) {
+    struct flock all {};
+    all.l_type = F_UNLCK;
+    all.l_whence = SEEK_SET;  // l_start 0, l_len 0: to the end of any file
+    return ::fcntl(fd, F_OFD_SETLK, &all) == 0;
+}
+
 // Whether another open file description holds a lock that conflicts with `range` (F_OFD_GETLK
 // ignores the asker's own locks).
 bool taken_by_others(int fd, struct flock range) {
@@ -530,9 +540,7 @@ bool LocalQueue::join(const Deadline &deadline) {
 // belong to the open file description, whoever else has it), closed, never kept as a spare.
 void LocalQueue::abandon_shared_place() {
     stop_thread();
-    (void)set_presence(place_fd_.get(), slot_, F_UNLCK);
-    struct flock range = slot_range(slot_, F_UNLCK);
-    (void)::fcntl(place_fd_.get(), F_OFD_SETLK, &range);
+    (void)give_up_place(place_fd_.get());
     place_fd_.reset();
     ready_fd_.reset();
     joined_ = head_ = false;
@@ -667,11 +675,7 @@ void LocalQueue::leave() {
     // though that process takes the byte only once it runs (the first window covers its
     // wake-up). A head that lost its place to a failed queue has no headship to pass.
     if (head_ && thread_error_.load() == 0) publish_headship();
-    // Absent first: a newcomer that found us present and the place free would wait for us.
-    struct flock range = slot_range(slot_, F_UNLCK);
-    const bool absent = set_presence(place_fd_.get(), slot_, F_UNLCK);
-    const bool left = ::fcntl(place_fd_.get(), F_OFD_SETLK, &range) == 0;
-    if (!absent || !left) place_fd_.reset();
+    if (!give_up_place(place_fd_.get())) place_fd_.reset();
     if (ready_fd_) {
         // A count the thread left (it got the byte after our last look) must not wake the
         // next user of this eventfd.

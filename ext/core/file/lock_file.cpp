@@ -10,6 +10,7 @@
 #include <atomic>
 #include <charconv>
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -400,7 +401,8 @@ LockFile::RecordFile LockFile::prepare_unnamed(const std::string &record) {
     return file;
 }
 
-Status LockFile::attempt(const std::string &record, Contention *contention, RecordFile *prepared) {
+Status LockFile::attempt(const std::string &record, Contention *contention, RecordFile *prepared,
+                         bool judge_holder) {
     Contention scratch;
     if (!contention) contention = &scratch;
 
@@ -427,7 +429,8 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Reco
     bool unnamed_link_failed = false;
     if (unnamed.fd) {
         Status status = Status::AlreadyLocked;
-        attempt_link(nullptr, unnamed.fd, unnamed.dev, unnamed.ino, contention, &status);
+        attempt_link(nullptr, unnamed.fd, unnamed.dev, unnamed.ino, contention, &status,
+                     judge_holder);
         if (status != Status::FailedToObtain) return status;
         // The link failed, by the descriptor and through /proc (a kernel that refuses the one
         // with /proc unmounted or restricted, or the directory failing: full, read-only, gone).
@@ -437,12 +440,13 @@ Status LockFile::attempt(const std::string &record, Contention *contention, Reco
         unnamed = RecordFile{};
         *contention = Contention{};
     }
-    const Status status = attempt_named(record, contention);
+    const Status status = attempt_named(record, contention, judge_holder);
     if (unnamed_link_failed && status != Status::FailedToObtain) unnamed_ = 0;
     return status;
 }
 
-Status LockFile::attempt_named(const std::string &record, Contention *contention) {
+Status LockFile::attempt_named(const std::string &record, Contention *contention,
+                               bool judge_holder) {
     pid_t pid = process::current_pid();
 
     UniqueFd fd;
@@ -466,12 +470,13 @@ Status LockFile::attempt_named(const std::string &record, Contention *contention
         return Status::FailedToObtain;
     }
     Status status = Status::AlreadyLocked;
-    attempt_link(&temp.path(), temp.descriptor(), dev, ino, contention, &status);
+    attempt_link(&temp.path(), temp.descriptor(), dev, ino, contention, &status, judge_holder);
     return status;
 }
 
 bool LockFile::attempt_link(const std::string *temp_path, UniqueFd &temp_fd, dev_t temp_dev,
-                            ino_t temp_ino, Contention *contention, Status *status) {
+                            ino_t temp_ino, Contention *contention, Status *status,
+                            bool judge_holder) {
     for (int round = 0; round < kLinkRounds; ++round) {
         bool linked = (temp_path ? ::link(temp_path->c_str(), path_.c_str())
                                  : link_unnamed(temp_fd.get())) == 0;
@@ -496,7 +501,7 @@ bool LockFile::attempt_link(const std::string *temp_path, UniqueFd &temp_fd, dev
             *status = Status::FailedToObtain;
             return false;
         }
-        if (!break_if_dead(contention)) break;
+        if (!judge_holder || !break_if_dead(contention)) break;
     }
     *status = Status::AlreadyLocked;
     return false;
@@ -612,24 +617,49 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
 WaitResult LockFile::wait_as_head(const std::string &record, const Deadline &deadline,
                                   const std::function<bool()> &interrupted, Contention *contention,
                                   bool promoted) {
-    ReleaseWaiter waiter(path_, on_local_filesystem());
     // The record's unnamed file, written while the holder works: the hand-off then costs one
     // linkat(). Kept across failed attempts; it vanishes with its descriptor (no leftovers).
-    RecordFile prepared;
+    // Made before the watch: its statx() tells the waiter the filesystem's kind by the mount
+    // (a new Filelock object would otherwise statfs() the directory for it).
+    RecordFile prepared = prepare_unnamed(record);
+    ReleaseWaiter waiter(path_, on_local_filesystem());
+    // Whether a failed link reads and judges the holder (and watches its pidfd). Not right
+    // after a release, nor when the path was just seen free: the file that refused our link was
+    // linked since, by a process alive then (a newcomer in the barging window: about one
+    // hand-off in three under contention), and judging it cost eleven system calls on the
+    // holder's time. A wake that is not a release (the end of a poll interval, the death of a
+    // watched owner) judges, and so does any attempt a first poll interval (50 ms locally) after
+    // the last judgement: events for the name that keep coming (a watch left on a directory
+    // that a renamed parent or a switched symlink took away from the path) must not keep a
+    // holder that died unjudged.
+    bool judge_holder = true;
+    const auto judged_within = std::chrono::milliseconds(waiter.first_poll_ms());
+    auto last_judged = std::chrono::steady_clock::now();
+    auto judge_now = [&](ReleaseWaiter::Wake wake) {
+        return wake != ReleaseWaiter::Wake::Released ||
+               std::chrono::steady_clock::now() - last_judged >= judged_within;
+    };
     for (bool first = true;; first = false) {
         // Promoted to the head while the lock is held (the usual case: the head before us
         // just took it), the first attempt would only fail, at the cost of a whole attempt on
-        // the holder's time. With the watch in place, a present lock file is enough to wait;
-        // the first poll interval's attempt then looks at the holder (dead or alive).
-        if (first && promoted && !deadline.expired() && lock_file_present(path_)) {
-            if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
-            prepared = prepare_unnamed(record);
-            waiter.wait(deadline);
-            if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
-            continue;
+        // the holder's time. With the watch in place, a present lock file is enough to wait.
+        if (first && promoted && !deadline.expired()) {
+            if (lock_file_present(path_)) {
+                if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
+                judge_holder = judge_now(waiter.wait(deadline));
+                if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
+                continue;
+            }
+            judge_holder = false;  // seen free just now: a file there at our link is a newer one
         }
         *contention = Contention{};
-        Status status = attempt(record, contention, &prepared);
+        Status status = attempt(record, contention, &prepared, judge_holder);
+        // The last attempt of a wait judges: a dead holder is broken rather than timed out on.
+        if (status == Status::AlreadyLocked && !judge_holder && deadline.expired()) {
+            judge_holder = true;
+            status = attempt(record, contention, &prepared, true);
+        }
+        if (judge_holder) last_judged = std::chrono::steady_clock::now();
         if (status != Status::AlreadyLocked || deadline.expired()) return {status};
         if (contention->local_owner && *contention->local_owner != process::current_pid()) {
             waiter.watch_owner(*contention->local_owner);
@@ -637,7 +667,7 @@ WaitResult LockFile::wait_as_head(const std::string &record, const Deadline &dea
         // Asked before and after sleeping: a signal that landed just before poll() would
         // otherwise wait out a whole poll interval.
         if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
-        waiter.wait(deadline);
+        judge_holder = judge_now(waiter.wait(deadline));
         if (interrupted && interrupted()) return {Status::AlreadyLocked, true};
     }
 }

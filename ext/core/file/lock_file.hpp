@@ -138,15 +138,20 @@ class LockFile {
     void settle_kind(int fd, std::uint64_t mount) const;
     // Links the record's file to the lock path: the named temp file at *temp_path, or with
     // temp_path null an unnamed one (open_unnamed()); temp_dev/temp_ino are its identify().
+    // With judge_holder false a link refused by a present lock file ends the attempt at once:
+    // the holder is neither read nor judged (see wait_as_head()).
     bool attempt_link(const std::string *temp_path, UniqueFd &temp_fd, dev_t temp_dev,
-                      ino_t temp_ino, Contention *contention, Status *status);
+                      ino_t temp_ino, Contention *contention, Status *status,
+                      bool judge_holder = true);
     RecordFile open_unnamed();
     RecordFile prepare_unnamed(const std::string &record);
     // try_acquire(), linking `*prepared` if it is open (and keeping there the unnamed file it
     // made, should the attempt fail).
-    Status attempt(const std::string &record, Contention *contention, RecordFile *prepared);
+    Status attempt(const std::string &record, Contention *contention, RecordFile *prepared,
+                   bool judge_holder = true);
     // One attempt with the named temp file.
-    Status attempt_named(const std::string &record, Contention *contention);
+    Status attempt_named(const std::string &record, Contention *contention,
+                         bool judge_holder = true);
     int link_unnamed(int fd) const;
     // Inspects the current holder; removes it if provably dead. Returns true if removed (the
     // caller should link again), false if the holder stands.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -20,7 +21,8 @@ namespace {
 
 // Local filesystems deliver inotify events for every release, so the poll is only a safety
 // net; on shared filesystems releases made by other clients raise no event here.
-constexpr int kLocalPollStartMs = 50, kLocalPollCapMs = 500;
+std::atomic<int> local_poll_start_ms{50};  // test_hooks::set_local_poll_start()
+constexpr int kLocalPollCapMs = 500;
 constexpr int kSharedPollStartMs = 2, kSharedPollCapMs = 100;
 
 int pidfd_open(pid_t pid) {
@@ -176,6 +178,12 @@ InotifyHub &hub() {
 
 }  // namespace
 
+namespace test_hooks {
+void set_local_poll_start(std::chrono::milliseconds start) {
+    local_poll_start_ms.store(static_cast<int>(start.count()), std::memory_order_relaxed);
+}
+}  // namespace test_hooks
+
 InotifyStatus inotify_status() {
     return hub().status();
 }
@@ -203,8 +211,9 @@ ReleaseWaiter::ReleaseWaiter(const std::string &lock_path, bool local_filesystem
         hub().note_polled_wait();
     }
     bool events_suffice = watch_ >= 0 && local_filesystem;
-    poll_start_ms_ = events_suffice ? kLocalPollStartMs : kSharedPollStartMs;
-    poll_cap_ms_ = events_suffice ? kLocalPollCapMs : kSharedPollCapMs;
+    const int local_start = local_poll_start_ms.load(std::memory_order_relaxed);
+    poll_start_ms_ = events_suffice ? local_start : kSharedPollStartMs;
+    poll_cap_ms_ = events_suffice ? std::max(kLocalPollCapMs, local_start) : kSharedPollCapMs;
     poll_ms_ = poll_start_ms_;
 }
 
@@ -218,9 +227,13 @@ void ReleaseWaiter::watch_owner(pid_t pid) {
     watched_pid_ = owner_pidfd_ ? pid : 0;
 }
 
-bool ReleaseWaiter::drain_inotify(bool until_empty) {
+std::optional<ReleaseWaiter::Wake> ReleaseWaiter::drain_inotify(bool until_empty) {
     alignas(struct inotify_event) char buf[8192];
-    bool ours = false;
+    std::optional<Wake> ours;
+    // A lost or a directory event outranks a named one: the caller then judges the holder.
+    auto note = [&ours](Wake seen) {
+        if (!ours || seen == Wake::Other) ours = seen;
+    };
     for (;;) {
         ssize_t n = ::read(inotify_fd_, buf, sizeof buf);
         if (n <= 0) break;
@@ -230,13 +243,13 @@ bool ReleaseWaiter::drain_inotify(bool until_empty) {
             if (event->mask & (IN_MOVE_SELF | IN_DELETE_SELF)) hub().drop(event->wd);
             if (event->mask & IN_Q_OVERFLOW) {
                 hub().forget_all();
-                ours = true;  // events were lost: ours may have been among them
+                note(Wake::Other);  // events were lost: ours may have been among them
             } else if (event->wd != watch_) {
                 // another directory's watch
             } else if (event->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
-                ours = true;
+                note(Wake::Other);
             } else if (event->len > 0 && std::strcmp(event->name, basename_.c_str()) == 0) {
-                ours = true;
+                note(Wake::Released);
             }
             p += sizeof(struct inotify_event) + event->len;
         }
@@ -250,7 +263,7 @@ bool ReleaseWaiter::drain_inotify(bool until_empty) {
     return ours;
 }
 
-void ReleaseWaiter::wait(const Deadline &deadline) {
+ReleaseWaiter::Wake ReleaseWaiter::wait(const Deadline &deadline) {
     Deadline poll_end = Deadline::after(poll_ms_ / 1000.0);
     for (;;) {
         struct pollfd fds[2];
@@ -269,24 +282,26 @@ void ReleaseWaiter::wait(const Deadline &deadline) {
         int ready = ::poll(fds, count, timeout);
         if (ready < 0) {
             // A signal (PHP timeouts, pcntl): let the caller look at its interrupt flag.
-            return;
+            return Wake::Other;
         }
         if (ready == 0) {
             poll_ms_ = std::min(poll_cap_ms_, poll_ms_ * 2);
-            return;
+            return Wake::Other;
         }
         if (pidfd_slot >= 0 && (fds[pidfd_slot].revents & (POLLIN | POLLHUP | POLLERR))) {
             owner_pidfd_.reset();
             watched_pid_ = 0;
-            return;
+            return Wake::OwnerExited;
         }
-        if (inotify_slot >= 0 && (fds[inotify_slot].revents & POLLIN) && drain_inotify()) {
-            poll_ms_ = poll_start_ms_;
-            return;
+        if (inotify_slot >= 0 && (fds[inotify_slot].revents & POLLIN)) {
+            if (const std::optional<Wake> ours = drain_inotify()) {
+                poll_ms_ = poll_start_ms_;
+                return *ours;
+            }
         }
         // Events for other files in the directory: keep waiting out this poll interval.
         if (poll_end.expired() || deadline.expired()) {
-            return;
+            return Wake::Other;
         }
     }
 }

@@ -6,12 +6,19 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "common/deadline.hpp"
 #include "common/fd.hpp"
 
 namespace nativelock::file {
+
+namespace test_hooks {
+// The first poll interval of a wait on a local filesystem (50 ms), after which a waiting head
+// looks at the lock file whatever happened. Tests only.
+void set_local_poll_start(std::chrono::milliseconds start);
+}  // namespace test_hooks
 
 // The inotify instance of this process (and thread), as `php --ri` shows it.
 struct InotifyStatus {
@@ -47,15 +54,27 @@ class ReleaseWaiter {
     // Also wake when this pid exits (no-op if pidfd_open is unavailable).
     void watch_owner(pid_t pid);
 
+    // Why wait() returned.
+    enum class Wake {
+        Released,     // an event naming the lock file
+        OwnerExited,  // the watched owner's pidfd
+        // the end of a poll interval, a signal, the deadline, lost events (the queue
+        // overflowed), or the watched directory moved or deleted
+        Other,
+    };
     // Returns on a release event, the owner's death, the end of one poll interval, a signal, or
     // the deadline; the caller tries again in every case.
-    void wait(const Deadline &deadline);
+    Wake wait(const Deadline &deadline);
+
+    // The first poll interval: how long the waiter may go on events alone.
+    int first_poll_ms() const { return poll_start_ms_; }
 
   private:
-    // Reads the queued events; true if one was ours. `until_empty` reads until none is left
-    // (before a watch is reused: the news of a moved directory must not stay queued); otherwise
-    // the read that left room for more ends it.
-    bool drain_inotify(bool until_empty = false);
+    // Reads the queued events: Released if one named the lock file, Other if ours may have been
+    // among them (events lost) or the directory went, else nothing (nullopt). `until_empty`
+    // reads until none is left (before a watch is reused: the news of a moved directory must
+    // not stay queued); otherwise the read that left room for more ends it.
+    std::optional<Wake> drain_inotify(bool until_empty = false);
 
     std::string basename_;
     int inotify_fd_ = -1;  // the process-wide instance (see release_waiter.cpp); not owned
