@@ -747,17 +747,18 @@ std::optional<bool> in_poll(pid_t pid) {
 
 enum class Stop { InPoll, CannotSee, Failed };
 
-// Stops `pid` while it sleeps in poll(), waiting for a release (up to 5 s of tries). The head
-// must not be near the end of a poll interval (the tests make it long): one that timed out and
-// was stopped on its way out would still show poll().
+// Stops `pid` while it sleeps in poll(), waiting for a release (up to 5 s of tries). A head
+// that timed out and was stopped on its way out of poll() still shows it: where that matters
+// the test makes the poll interval long. A head that exited is left for the caller to reap.
 Stop stop_in_poll(pid_t pid) {
     for (int i = 0; i < 500; ++i) {
         const std::optional<bool> polling = in_poll(pid);
         if (!polling) return Stop::CannotSee;
         if (*polling) {
-            int status = 0;
-            if (kill(pid, SIGSTOP) != 0 || waitpid(pid, &status, WUNTRACED) != pid ||
-                !WIFSTOPPED(status))
+            siginfo_t info{};
+            if (kill(pid, SIGSTOP) != 0 ||
+                waitid(P_PID, static_cast<id_t>(pid), &info, WSTOPPED | WEXITED | WNOWAIT) != 0 ||
+                info.si_code != CLD_STOPPED)
                 return Stop::Failed;
             if (in_poll(pid).value_or(false)) return Stop::InPoll;
             kill(pid, SIGCONT);  // stopped elsewhere
@@ -791,7 +792,7 @@ class Leftovers {
             waitpid(pid, nullptr, 0);
         }
         for (int fd : fds_) close(fd);
-        test_hooks::set_local_poll_start(std::chrono::milliseconds(50));
+        if (poll_start_) test_hooks::set_local_poll_start(*poll_start_);
     }
     pid_t child(pid_t pid) {
         children_.push_back(pid);
@@ -802,6 +803,16 @@ class Leftovers {
         fds_.push_back(ends[0]);
         fds_.push_back(ends[1]);
     }
+    // Closes one end here (the child's, once it has forked).
+    void close_end(int fd) {
+        fds_.erase(std::remove(fds_.begin(), fds_.end(), fd), fds_.end());
+        close(fd);
+    }
+    // Forked waiters' first poll interval, for this test.
+    void poll_start(std::chrono::milliseconds start) {
+        const auto previous = test_hooks::set_local_poll_start(start);
+        if (!poll_start_) poll_start_ = previous;
+    }
     // Reaps a child (wait_status()), which is then no longer killed at the end.
     int wait(pid_t pid) {
         children_.erase(std::remove(children_.begin(), children_.end(), pid), children_.end());
@@ -811,7 +822,18 @@ class Leftovers {
   private:
     std::vector<pid_t> children_;
     std::vector<int> fds_;
+    std::optional<std::chrono::milliseconds> poll_start_;
 };
+
+// How often process `pid` has gone to sleep (voluntary context switches), -1 if unknown.
+long voluntary_switches(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("voluntary_ctxt_switches:", 0) == 0)
+            return std::atol(line.c_str() + sizeof "voluntary_ctxt_switches:" - 1);
+    }
+    return -1;
+}
 
 // A forked head that waits up to 30 s for the lock at `path`; exits 0 once it holds it.
 pid_t waiting_head(const std::string &path, const std::string &record) {
@@ -840,7 +862,7 @@ TEST_F(FileLockTest, AHeadThatLosesTheLockToARetakeAfterAReleaseWaitsWithoutRead
     // the next release instead (a holder that dies meanwhile: the next tests).
     Leftovers leftovers;
     // Long poll intervals: the head judges at the end of one whatever happened.
-    test_hooks::set_local_poll_start(std::chrono::seconds(10));
+    leftovers.poll_start(std::chrono::seconds(10));
     UniqueFd watch(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
     ASSERT_TRUE(watch);
     ASSERT_GE(inotify_add_watch(watch.get(), dir_.c_str(), IN_OPEN), 0);
@@ -853,8 +875,8 @@ TEST_F(FileLockTest, AHeadThatLosesTheLockToARetakeAfterAReleaseWaitsWithoutRead
     ASSERT_EQ(stop, Stop::InPoll);
 
     int to_retaker[2], from_retaker[2];
-    leftovers.pipe_of(to_retaker);
-    leftovers.pipe_of(from_retaker);
+    ASSERT_NO_FATAL_FAILURE(leftovers.pipe_of(to_retaker));
+    ASSERT_NO_FATAL_FAILURE(leftovers.pipe_of(from_retaker));
     ASSERT_TRUE(holder.release());
     const pid_t retaker = leftovers.child(fork_child([&] {
         close(to_retaker[1]);
@@ -865,13 +887,23 @@ TEST_F(FileLockTest, AHeadThatLosesTheLockToARetakeAfterAReleaseWaitsWithoutRead
         if (read(to_retaker[0], &c, 1) != 1) return 2;
         return lock.release() ? 0 : 3;
     }));
+    // Its ends closed here: a retaker that fails without a word ends our read.
+    leftovers.close_end(to_retaker[0]);
+    leftovers.close_end(from_retaker[1]);
     char c = 0;
     ASSERT_EQ(read(from_retaker[0], &c, 1), 1);
     ASSERT_EQ(c, 'h');
 
-    opens_of(watch.get(), name);  // the head's reads of this process's record, before the stop
+    opens_of(watch.get(), name);  // every open so far (the head's first judgement among them)
+    const long slept = voluntary_switches(head);
     ASSERT_EQ(kill(head, SIGCONT), 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // Until the head has woken, tried and gone back to waiting.
+    bool waited_again = false;
+    for (int i = 0; i < 500 && !waited_again; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        waited_again = voluntary_switches(head) > slept && in_poll(head).value_or(false);
+    }
+    EXPECT_TRUE(waited_again);
     EXPECT_EQ(opens_of(watch.get(), name), 0);
     EXPECT_EQ(waitpid(head, nullptr, WNOHANG), 0);  // still waiting
 
@@ -905,8 +937,10 @@ TEST_F(FileLockTest, EventsForTheLockNameThatKeepComingDoNotKeepADeadHolderUnjud
     // The head watches the directory the path named when its wait began. Once a symlink in the
     // path is switched to another directory, events for the lock's name in the old one still
     // wake the head as releases, while the path names a file of a holder that died. The head
-    // judges at least once per first poll interval (50 ms) all the same.
+    // judges at least once per first poll interval all the same (50 ms; here 1 s, so that
+    // the events, 5 ms apart, come well within one).
     Leftovers leftovers;
+    leftovers.poll_start(std::chrono::seconds(1));
     const std::string old_dir = dir_ + "one", new_dir = dir_ + "two", link = dir_ + "current";
     ASSERT_EQ(mkdir(old_dir.c_str(), 0755), 0);
     ASSERT_EQ(mkdir(new_dir.c_str(), 0755), 0);

@@ -655,12 +655,13 @@ WaitResult LockFile::wait_as_head(const std::string &record, const Deadline &dea
         *contention = Contention{};
         Status status = attempt(record, contention, &prepared, judge_holder);
         // The last attempt of a wait judges: a dead holder is broken rather than timed out on.
-        if (status == Status::AlreadyLocked && !judge_holder && deadline.expired()) {
+        const bool last = deadline.expired();
+        if (status == Status::AlreadyLocked && !judge_holder && last) {
             judge_holder = true;
             status = attempt(record, contention, &prepared, true);
         }
         if (judge_holder) last_judged = std::chrono::steady_clock::now();
-        if (status != Status::AlreadyLocked || deadline.expired()) return {status};
+        if (status != Status::AlreadyLocked || last) return {status};
         if (contention->local_owner && *contention->local_owner != process::current_pid()) {
             waiter.watch_owner(*contention->local_owner);
         }

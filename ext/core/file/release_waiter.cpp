@@ -179,8 +179,9 @@ InotifyHub &hub() {
 }  // namespace
 
 namespace test_hooks {
-void set_local_poll_start(std::chrono::milliseconds start) {
-    local_poll_start_ms.store(static_cast<int>(start.count()), std::memory_order_relaxed);
+std::chrono::milliseconds set_local_poll_start(std::chrono::milliseconds start) {
+    return std::chrono::milliseconds(
+        local_poll_start_ms.exchange(static_cast<int>(start.count()), std::memory_order_relaxed));
 }
 }  // namespace test_hooks
 

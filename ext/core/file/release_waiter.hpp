@@ -16,8 +16,9 @@ namespace nativelock::file {
 
 namespace test_hooks {
 // The first poll interval of a wait on a local filesystem (50 ms), after which a waiting head
-// looks at the lock file whatever happened. Tests only.
-void set_local_poll_start(std::chrono::milliseconds start);
+// looks at the lock file whatever happened; the longest becomes at least as long. Returns the
+// one it replaces. Tests only.
+std::chrono::milliseconds set_local_poll_start(std::chrono::milliseconds start);
 }  // namespace test_hooks
 
 // The inotify instance of this process (and thread), as `php --ri` shows it.
