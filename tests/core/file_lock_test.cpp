@@ -100,8 +100,9 @@ UniqueFd watch_created(const std::string &dir) {
     return watch;
 }
 
-// Names created in (or moved into) a directory, as an inotify watch reports them.
-std::vector<std::string> created_names(int watch) {
+// The names in the events queued on an inotify watch of a directory (those its mask asks for:
+// names created in or moved into it, for watch_created()).
+std::vector<std::string> event_names(int watch) {
     std::vector<std::string> created;
     alignas(struct inotify_event) char buf[4096];
     for (ssize_t n; (n = read(watch, buf, sizeof buf)) > 0;) {
@@ -431,7 +432,7 @@ TEST_F(FileLockTest, OnALocalFilesystemNoNameButTheLockFileIsEverCreated) {
     EXPECT_EQ(st.st_nlink, 1u);
     EXPECT_TRUE(lock.release());
     const std::string base = path_.substr(path_.rfind('/') + 1);
-    EXPECT_EQ(created_names(watch.get()), std::vector<std::string>{base});
+    EXPECT_EQ(event_names(watch.get()), std::vector<std::string>{base});
     EXPECT_EQ(entries(), 0u);
 }
 
@@ -644,7 +645,7 @@ LinkOutcome lock_and_list_names(const std::string &dir, const std::string &path,
         if (other.try_acquire(mine) != Status::AlreadyLocked) return 5;
         if (!lock.release()) return 6;
         std::string list = std::to_string(static_cast<int>(LockFile::descriptor_linking())) + "\n";
-        for (const auto &name : created_names(watch.get())) list += name + "\n";
+        for (const auto &name : event_names(watch.get())) list += name + "\n";
         return write(names[1], list.data(), list.size()) == ssize_t(list.size()) ? 0 : 7;
     });
     close(names[1]);
@@ -689,7 +690,7 @@ TEST_F(FileLockTest, WhereTheKernelRefusesTheDescriptorProcLinksTheUnnamedFile) 
         }
         const std::string base = path_.substr(path_.rfind('/') + 1);
         // Twice the same name, which inotify reports once (unread identical events merge).
-        if (created_names(watch.get()) != std::vector<std::string>{base}) return 5;
+        if (event_names(watch.get()) != std::vector<std::string>{base}) return 5;
         // Learned: the descriptor is not tried again.
         return LockFile::descriptor_linking() == LockFile::DescriptorLinking::Refused ? 0 : 6;
     });
@@ -768,18 +769,10 @@ Stop stop_in_poll(pid_t pid) {
     return Stop::Failed;
 }
 
-// How often `name` in the watched directory was opened, by the events queued now.
-int opens_of(int watch, const std::string &name) {
-    int opens = 0;
-    alignas(struct inotify_event) char buf[4096];
-    for (ssize_t n; (n = read(watch, buf, sizeof buf)) > 0;) {
-        for (char *p = buf; p < buf + n;) {
-            auto *event = reinterpret_cast<struct inotify_event *>(p);
-            if ((event->mask & IN_OPEN) && event->len > 0 && name == event->name) ++opens;
-            p += sizeof(struct inotify_event) + event->len;
-        }
-    }
-    return opens;
+// How often `name` was opened, by the events queued now on a watch of IN_OPEN.
+long opens_of(int watch, const std::string &name) {
+    const std::vector<std::string> names = event_names(watch);
+    return std::count(names.begin(), names.end(), name);
 }
 
 // Whatever assertion ends a test: its children are killed (stopped ones too) and reaped, its
