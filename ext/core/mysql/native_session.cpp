@@ -166,17 +166,26 @@ void NativeSession::fail(unsigned code, const char *sqlstate, const char *messag
 
 std::uint64_t NativeSession::ensure_connected() {
     if (conn_ && owner_ != process::current_tag()) disconnect();
-    if (conn_) {
+    const auto now = std::chrono::steady_clock::now();
+    // A socket found quiet, or whose reply was read to its end, less than kRecheckAfter ago is
+    // not polled again (the shim asks before each call, the statement again, a grant's row
+    // follows its reply): a server that closes it within that moment is found by the statement
+    // itself, as one that closes it just after the poll always was.
+    if (conn_ && now - quiet_at_ >= kRecheckAfter) {
         // A killed or restarted server leaves the socket readable (EOF or an error packet)
         // while we are idle: notice it without a round trip.
         // Only readable means gone: a signal (EINTR) must not drop a live session, and with it
         // every GET_LOCK it holds.
         pollfd p{static_cast<int>(mysql_get_socket(conn_)), POLLIN, 0};
+        ++liveness_polls_;
         int ready;
         do {
             ready = ::poll(&p, 1, 0);
         } while (ready < 0 && errno == EINTR);
-        if (ready > 0) disconnect();
+        if (ready > 0)
+            disconnect();
+        else
+            quiet_at_ = now;
     }
     if (conn_) return generation_;
 
@@ -212,6 +221,7 @@ std::uint64_t NativeSession::ensure_connected() {
     if (fd >= 0) ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
     conn_ = conn;
     owner_ = process::current_tag();
+    mark_quiet();
     ++generation_;
     return generation_;
 }
@@ -224,6 +234,7 @@ Result NativeSession::text_result() {
             fail(mysql_errno(conn_), mysql_sqlstate(conn_), mysql_error(conn_));
         result.affected = mysql_affected_rows(conn_);
         result.insert_id = mysql_insert_id(conn_);
+        mark_quiet();
         return result;
     }
     unsigned n = mysql_num_fields(res);
@@ -242,6 +253,7 @@ Result NativeSession::text_result() {
         result.has_row = true;
         if (!result.rows[0].empty()) result.value = result.rows[0][0];
     }
+    mark_quiet();
     return result;
 }
 
@@ -391,6 +403,7 @@ Result NativeSession::execute(const std::string &sql, const std::vector<Param> &
     if (n == 0) {
         result.affected = mysql_stmt_affected_rows(stmt);
         result.insert_id = mysql_stmt_insert_id(stmt);
+        mark_quiet();
         return result;
     }
     constexpr std::size_t kCell = 256;
@@ -430,6 +443,7 @@ Result NativeSession::execute(const std::string &sql, const std::vector<Param> &
         result.value = result.rows[0][0];
     }
     if (!want_rows && result.rows.size() > 1) result.rows.resize(1);
+    mark_quiet();
     return result;
 }
 

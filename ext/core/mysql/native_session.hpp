@@ -74,6 +74,8 @@ class NativeSession : public Session {
     void disconnect() noexcept;
     // Round trips made so far (statements executed + prepares + connects).
     std::uint64_t round_trips() const { return round_trips_; }
+    // Liveness polls made so far by ensure_connected() (each one system call, no round trip).
+    std::uint64_t liveness_polls() const { return liveness_polls_; }
     const ConnectParams &params() const { return params_; }
     process::Tag owner() const { return owner_; }
 
@@ -84,12 +86,19 @@ class NativeSession : public Session {
     Result text_result();
     // Ends the statement this session runs, from a new session; false if that failed.
     bool cancel_running_statement() noexcept;
+    // The socket holds nothing unread now (connected, or a reply read to its end).
+    void mark_quiet() { quiet_at_ = std::chrono::steady_clock::now(); }
 
     ConnectParams params_;
     MYSQL *conn_ = nullptr;
     process::Tag owner_;
     std::uint64_t generation_ = 0;
+    // When the socket was last known to hold nothing unread: connected, found quiet by
+    // ensure_connected()'s poll, or a reply read to its end.
+    std::chrono::steady_clock::time_point quiet_at_{};
+    static constexpr std::chrono::microseconds kRecheckAfter{100};
     std::uint64_t round_trips_ = 0;
+    std::uint64_t liveness_polls_ = 0;
     std::map<std::string, MYSQL_STMT *> statements_;
     std::unique_ptr<NativeSession> side_;
     // When opening the side session last failed: it is not tried again for a second (an
