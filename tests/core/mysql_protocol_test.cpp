@@ -578,27 +578,38 @@ TEST_F(MysqlServer, UncontendedCycleIsTwoRoundTripsAfterPrepare) {
 }
 
 // The shim asks for the session before each call and the statement asks again; a grant's row
-// follows its reply: a socket heard from a moment ago is not polled a second time. One that was
-// idle for longer is (a server that closed it while idle is noticed without a round trip).
+// follows its reply: a socket whose reply was read a moment ago is not polled a second time. One
+// that was idle for longer is (a server that closed it while idle is noticed without a round
+// trip), and so is one whose last statement failed.
 TEST_F(MysqlServer, ASocketHeardFromAMomentAgoIsNotPolledAgainAnIdleOneIs) {
+    using std::chrono::microseconds;
     NativeSession a(server());
-    a.execute("SELECT 1", {}, false, false);  // connects
-    // The moment is 100 µs: on a loaded machine one attempt can miss it, twenty cannot all.
+    const auto generation = a.ensure_connected();
+    // The statement outlasts the window: only the end of its reply can open it again. On a
+    // loaded machine one check can come too late; twenty cannot all.
     int skipped = 0;
     for (int i = 0; i < 20; ++i) {
-        a.execute("SELECT 1", {}, true, false);
+        a.execute("SELECT SLEEP(0.001)", {}, true, false);
         const auto polls = a.liveness_polls();
         a.ensure_connected();
         if (a.liveness_polls() == polls) ++skipped;
     }
     EXPECT_GT(skipped, 0) << "every check right after a reply polled the socket";
-    for (int i = 0; i < 3; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    // An error reply leaves nothing to vouch for the socket, however soon the next check.
+    for (int i = 0; i < 20; ++i) {
+        std::this_thread::sleep_for(NativeSession::kRecheckAfter + microseconds(100));
+        EXPECT_THROW(a.execute("SELECT no_such_column", {}, false, false), SqlError);
         const auto polls = a.liveness_polls();
-        const auto generation = a.ensure_connected();
-        EXPECT_EQ(a.liveness_polls(), polls + 1) << "an idle socket was not polled";
-        EXPECT_EQ(a.generation(), generation);
+        a.ensure_connected();
+        EXPECT_EQ(a.liveness_polls(), polls + 1) << "no poll after an error reply";
     }
+    for (int i = 0; i < 3; ++i) {
+        std::this_thread::sleep_for(NativeSession::kRecheckAfter * 20);
+        const auto polls = a.liveness_polls();
+        a.ensure_connected();
+        EXPECT_EQ(a.liveness_polls(), polls + 1) << "an idle socket was not polled";
+    }
+    EXPECT_EQ(a.generation(), generation) << "a live session was replaced";
 }
 
 // A refresh to the TTL the lock already has, in the second it was taken, changes no row: the

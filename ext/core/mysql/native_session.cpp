@@ -166,26 +166,28 @@ void NativeSession::fail(unsigned code, const char *sqlstate, const char *messag
 
 std::uint64_t NativeSession::ensure_connected() {
     if (conn_ && owner_ != process::current_tag()) disconnect();
-    const auto now = std::chrono::steady_clock::now();
-    // A socket found quiet, or whose reply was read to its end, less than kRecheckAfter ago is
-    // not polled again (the shim asks before each call, the statement again, a grant's row
-    // follows its reply): a server that closes it within that moment is found by the statement
-    // itself, as one that closes it just after the poll always was.
-    if (conn_ && now - quiet_at_ >= kRecheckAfter) {
-        // A killed or restarted server leaves the socket readable (EOF or an error packet)
-        // while we are idle: notice it without a round trip.
-        // Only readable means gone: a signal (EINTR) must not drop a live session, and with it
-        // every GET_LOCK it holds.
-        pollfd p{static_cast<int>(mysql_get_socket(conn_)), POLLIN, 0};
-        ++liveness_polls_;
-        int ready;
-        do {
-            ready = ::poll(&p, 1, 0);
-        } while (ready < 0 && errno == EINTR);
-        if (ready > 0)
-            disconnect();
-        else
-            quiet_at_ = now;
+    if (conn_) {
+        const auto now = std::chrono::steady_clock::now();
+        // The shim asks before each call, the statement asks again, a grant's row follows its
+        // reply: a socket known quiet a moment ago is not polled again. A server that closes
+        // it within that moment is found by the statement (SessionLost, no reconnect), as one
+        // that closes it just after a poll always was.
+        if (now - quiet_at_ >= kRecheckAfter) {
+            // A killed or restarted server leaves the socket readable (EOF or an error packet)
+            // while we are idle: notice it without a round trip.
+            // Only readable means gone: a signal (EINTR) must not drop a live session, and
+            // with it every GET_LOCK it holds.
+            pollfd p{static_cast<int>(mysql_get_socket(conn_)), POLLIN, 0};
+            ++liveness_polls_;
+            int ready;
+            do {
+                ready = ::poll(&p, 1, 0);
+            } while (ready < 0 && errno == EINTR);
+            if (ready > 0)
+                disconnect();
+            else if (ready == 0)
+                quiet_at_ = now;
+        }
     }
     if (conn_) return generation_;
 
@@ -288,6 +290,7 @@ Result NativeSession::execute_waiting(const std::string &sql, const std::vector<
                                       const std::function<bool()> &stop, bool *cancelled) {
     *cancelled = false;
     ensure_connected();
+    quiet_at_ = {};  // a reply is coming: quiet again only once it is read
     // The side session is opened only by a wait that lasts (a look, a cancel) and closed with
     // it: a process holds a second connection only while it waits long.
     struct CloseSide {
@@ -361,6 +364,7 @@ MYSQL_STMT *NativeSession::statement(const std::string &sql) {
 Result NativeSession::execute(const std::string &sql, const std::vector<Param> &params,
                               bool prepared, bool want_rows) {
     ensure_connected();
+    quiet_at_ = {};  // a reply is coming: quiet again only once it is read
     Result result;
     if (!prepared) {
         ++round_trips_;

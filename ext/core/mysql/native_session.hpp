@@ -64,6 +64,8 @@ class NativeSession : public Session {
 
     // Connects if not connected; if connected, checks without a round trip that the server has
     // not closed the socket (KILL, restart) and reconnects if it did. Returns the generation.
+    // The check is skipped when the socket was known quiet less than kRecheckAfter ago.
+    static constexpr std::chrono::microseconds kRecheckAfter{100};
     std::uint64_t ensure_connected();
     bool connected() const { return conn_ != nullptr; }
     // Increments on every new server session: locks recorded with an older generation are gone.
@@ -86,7 +88,6 @@ class NativeSession : public Session {
     Result text_result();
     // Ends the statement this session runs, from a new session; false if that failed.
     bool cancel_running_statement() noexcept;
-    // The socket holds nothing unread now (connected, or a reply read to its end).
     void mark_quiet() { quiet_at_ = std::chrono::steady_clock::now(); }
 
     ConnectParams params_;
@@ -94,9 +95,9 @@ class NativeSession : public Session {
     process::Tag owner_;
     std::uint64_t generation_ = 0;
     // When the socket was last known to hold nothing unread: connected, found quiet by
-    // ensure_connected()'s poll, or a reply read to its end.
+    // ensure_connected()'s poll, or a reply read to its end (mark_quiet()); cleared as a
+    // statement is sent.
     std::chrono::steady_clock::time_point quiet_at_{};
-    static constexpr std::chrono::microseconds kRecheckAfter{100};
     std::uint64_t round_trips_ = 0;
     std::uint64_t liveness_polls_ = 0;
     std::map<std::string, MYSQL_STMT *> statements_;
