@@ -589,7 +589,7 @@ TEST_F(MysqlServer, ASocketHeardFromAMomentAgoIsNotPolledAgainAnIdleOneIs) {
     // loaded machine one check can come too late; twenty cannot all.
     int skipped = 0;
     for (int i = 0; i < 20; ++i) {
-        a.execute("SELECT SLEEP(0.001)", {}, true, false);
+        a.execute("SELECT SLEEP(0.005)", {}, true, false);
         const auto polls = a.liveness_polls();
         a.ensure_connected();
         if (a.liveness_polls() == polls) ++skipped;

@@ -64,8 +64,9 @@ class NativeSession : public Session {
 
     // Connects if not connected; if connected, checks without a round trip that the server has
     // not closed the socket (KILL, restart) and reconnects if it did. Returns the generation.
-    // The check is skipped when the socket was known quiet less than kRecheckAfter ago.
-    static constexpr std::chrono::microseconds kRecheckAfter{100};
+    // The check is skipped when the socket was known quiet less than kRecheckAfter ago (as
+    // RedisLock's pool trusts a connection that answered less than 1 ms ago).
+    static constexpr std::chrono::microseconds kRecheckAfter{1000};
     std::uint64_t ensure_connected();
     bool connected() const { return conn_ != nullptr; }
     // Increments on every new server session: locks recorded with an older generation are gone.
