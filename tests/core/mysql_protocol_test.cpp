@@ -612,6 +612,29 @@ TEST_F(MysqlServer, ASocketHeardFromAMomentAgoIsNotPolledAgainAnIdleOneIs) {
     EXPECT_EQ(a.generation(), generation) << "a live session was replaced";
 }
 
+// A session the server closed after the grant is noticed by the fencing statement's own check,
+// which reconnects: the token must not be drawn on the new session for a lock gone with the old.
+TEST_F(MysqlServer, NoFencingTokenIsDrawnOnASessionThatReplacedTheHolders) {
+    NativeSession a(server()), b(server());
+    Protocol pa(a, QuoteStyle::Default);
+    b.execute(pa.create_fences_table_sql(), {}, false, false);
+    std::string n = name("fence-lost");
+    pa.lock(n, Deadline::after(0), 30);
+    EXPECT_GT(pa.draw_fence(n), 0);  // the holder's own session draws it
+    b.execute("KILL CONNECTION " + std::to_string(a.connection_id()), {}, false, false);
+    // KILL is asynchronous: wait until the killed session has let GET_LOCK go.
+    bool freed = false;
+    for (int i = 0; i < 500 && !freed; ++i) {
+        freed = !b.execute("SELECT IS_USED_LOCK(?)", {Param::str(n)}, true, false).value;
+        if (!freed) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(freed) << "the killed session still holds the lock";
+    std::this_thread::sleep_for(NativeSession::kRecheckAfter * 2);  // checked, not trusted
+    const auto before = a.generation();
+    EXPECT_THROW(pa.draw_fence(n), SessionLost);
+    EXPECT_NE(a.generation(), before) << "the statement did not reconnect";
+}
+
 // A refresh to the TTL the lock already has, in the second it was taken, changes no row: the
 // session of our own still learns from the same reply that it holds the lock.
 TEST_F(MysqlServer, ExtendThatChangesNothingIsOneRoundTrip) {

@@ -717,6 +717,17 @@ std::string Protocol::create_fences_table_sql() const {
 
 long long Protocol::draw_fence(const std::string &name) {
     const std::string table = quote(fences_table_), fence = quote("fence");
+    // The token must come from the session that holds GET_LOCK. A statement that found that
+    // session closed reconnects silently and would draw it on a new session, for a lock gone
+    // with the old one.
+    const std::uint64_t holder = session_.generation();
+    const auto same_session = [&] {
+        if (session_.generation() != holder)
+            throw SessionLost(2013,
+                              "MySQL session replaced while drawing the fencing token for "
+                              "lock \"" +
+                                  name + "\": the lock was lost with it");
+    };
     try {
         if (session_.exclusive()) {
             // LAST_INSERT_ID(1) on the VALUES path too: a first INSERT does not set it otherwise.
@@ -724,6 +735,7 @@ long long Protocol::draw_fence(const std::string &name) {
                                ") VALUES (?, LAST_INSERT_ID(1)) ON DUPLICATE KEY UPDATE " + fence +
                                " = LAST_INSERT_ID(" + fence + " + 1)",
                            {Param::str(name)});
+            same_session();
             if (r.insert_id == 0)
                 throw FencingUnavailable("Fencing counter " + fences_table_ +
                                          " returned no token for lock \"" + name + "\"");
@@ -734,6 +746,7 @@ long long Protocol::draw_fence(const std::string &name) {
             {Param::str(name)});
         Result r = run("SELECT " + fence + " FROM " + table + " WHERE " + q_name_ + " = ?",
                        {Param::str(name)});
+        same_session();
         const long long token = r.value ? to_ll(r.value) : 0;
         if (token <= 0)
             throw FencingUnavailable("Fencing counter " + fences_table_ +
