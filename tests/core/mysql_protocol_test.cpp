@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "mysql/native_session.hpp"
 #include "mysql/protocol.hpp"
@@ -585,16 +587,29 @@ TEST_F(MysqlServer, ASocketHeardFromAMomentAgoIsNotPolledAgainAnIdleOneIs) {
     using std::chrono::microseconds;
     NativeSession a(server());
     const auto generation = a.ensure_connected();
-    // The statement outlasts the window: only the end of its reply can open it again. On a
-    // loaded machine one check can come too late; twenty cannot all.
-    int skipped = 0;
-    for (int i = 0; i < 20; ++i) {
-        a.execute("SELECT SLEEP(0.005)", {}, true, false);
-        const auto polls = a.liveness_polls();
-        a.ensure_connected();
-        if (a.liveness_polls() == polls) ++skipped;
+    // Each statement outlasts the window: only the end of its reply can open it again, on each
+    // path that reads one. On a loaded machine one check can come too late; twenty cannot all.
+    const std::vector<std::pair<const char *, std::function<void()>>> paths = {
+        {"prepared, rows", [&] { a.execute("SELECT SLEEP(0.005)", {}, true, false); }},
+        {"prepared, no columns", [&] { a.execute("DO SLEEP(0.005)", {}, true, false); }},
+        {"text, rows", [&] { a.execute("SELECT SLEEP(0.005)", {}, false, false); }},
+        {"text, no columns", [&] { a.execute("DO SLEEP(0.005)", {}, false, false); }},
+        {"waiting",
+         [&] {
+             bool cancelled = false;
+             a.execute_waiting("SELECT SLEEP(0.005)", {}, nullptr, &cancelled);
+         }},
+    };
+    for (const auto &[path, run] : paths) {
+        int skipped = 0;
+        for (int i = 0; i < 20; ++i) {
+            run();
+            const auto polls = a.liveness_polls();
+            a.ensure_connected();
+            if (a.liveness_polls() == polls) ++skipped;
+        }
+        EXPECT_GT(skipped, 0) << path << ": every check right after a reply polled the socket";
     }
-    EXPECT_GT(skipped, 0) << "every check right after a reply polled the socket";
     // An error reply leaves nothing to vouch for the socket, however soon the next check.
     for (int i = 0; i < 20; ++i) {
         std::this_thread::sleep_for(NativeSession::kRecheckAfter + microseconds(100));
