@@ -559,7 +559,10 @@ class MysqlWait : public Wait {
     MysqlWait(LockState &state, long long ttl) : state_(state), ttl_(ttl) {}
     Attempt wait(const Deadline &deadline) override {
         // Chosen again after an interrupt: a handler may have taken this name on the session.
-        if (!pooled_ || pooled_->holds(state_.key)) pooled_ = mysql_session_for(state_);
+        if (!pooled_ || pooled_->holds(state_.key)) {
+            pooled_ = mysql_session_for(state_);
+            memory_ = {};  // what was seen, was seen through another session
+        }
         if (pooled_->is_pdo() && pooled_->holds(state_.key)) {
             // Another Lock of this process holds it on the same session, which the server would
             // let take it again: wait for that Lock's release (a signal handler's, as this
@@ -576,9 +579,11 @@ class MysqlWait : public Wait {
         try {
             // Through a PDO, signal handlers run inside its calls; what they throw is deferred
             // and ends the wait as well.
-            mysql_protocol(*pooled_, state_).lock(state_.key, deadline, ttl_, [] {
-                return interrupt_pending() || sharedlock::has_deferred_throwable();
-            });
+            mysql_protocol(*pooled_, state_)
+                .lock(
+                    state_.key, deadline, ttl_,
+                    [] { return interrupt_pending() || sharedlock::has_deferred_throwable(); },
+                    &memory_);
         } catch (const mysql::WaitInterrupted &) {
             return Attempt::Interrupted;
         } catch (const mysql::LockTimeout &) {
@@ -597,6 +602,8 @@ class MysqlWait : public Wait {
     LockState &state_;
     long long ttl_;
     std::shared_ptr<PooledSession> pooled_;
+    // Kept across interrupts, as the wait goes on (mysql::WaitMemory).
+    mysql::WaitMemory memory_;
 };
 
 std::string file_record(const LockState &state) {

@@ -238,6 +238,8 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         return nativelock::php::interrupt_pending() || has_deferred_throwable();
     };
     std::uint64_t acquisition = 0;
+    // What the wait has seen, kept across the handlers' runs (core::WaitMemory).
+    core::WaitMemory wait_memory;
     for (;;) {
         bool interrupted = false;
         {
@@ -246,7 +248,7 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
             try {
                 // The row's `created` is written by this call, after this.
                 const auto started = nativelock::renew::Instant::now();
-                protocol.lock(lock_name, deadline, ttl_whole, stop_waiting);
+                protocol.lock(lock_name, deadline, ttl_whole, stop_waiting, &wait_memory);
                 const auto granted = nativelock::renew::Instant::now();
                 long long fence = 0;
                 if (NATIVELOCK_G(fencing)) {

@@ -1064,6 +1064,18 @@ TEST_F(MysqlServer, HandOffTakesOverARowLeftByADeadHolder) {
     EXPECT_TRUE(pb.unlock(n));
 }
 
+// Writes the row a session of `holder`'s connection id left before a restart.
+void leave_row_of(NativeSession &writer, const std::string &name, const NativeSession &holder,
+                  long long ttl, bool marked) {
+    writer.execute(
+        "INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) "
+        "VALUES (?, unix_timestamp(), ?, ?, ?)",
+        {Param::str(name), Param::integer(ttl),
+         Param::integer(static_cast<long long>(holder.connection_id())),
+         Param::integer(marked ? 1 : 0)},
+        true, false);
+}
+
 // Connection ids restart with the server: a row left before a restart (marked acquired, its
 // GET_LOCK long gone) may carry the id our new session got. It is not ours, and it is taken over
 // at once, not waited out until its TTL.
@@ -1071,13 +1083,48 @@ TEST_F(MysqlServer, RowWithOurConnectionIdButNotOurLockIsTakenOver) {
     NativeSession a(server()), probe(server());
     a.ensure_connected();
     std::string n = name("reused");
-    probe.execute(
-        "INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) "
-        "VALUES (?, unix_timestamp(), 600, ?, 1)",
-        {Param::str(n), Param::integer(static_cast<long long>(a.connection_id()))}, true, false);
+    leave_row_of(probe, n, a, 600, true);
     Protocol pa(a, QuoteStyle::Default);
     EXPECT_NO_THROW(pa.lock(n, Deadline::after(0), 30));
     EXPECT_TRUE(pa.has_remaining_ttl(n, 20));
+    EXPECT_TRUE(pa.unlock(n));
+}
+
+// The same row not marked acquired (a client of the package's order, before a restart, between
+// its INSERT and its GET_LOCK): not ours either, so it is taken over at its TTL, not waited for
+// until the deadline as a lock of our own session would be.
+TEST_F(MysqlServer, UnmarkedRowWithOurConnectionIdIsTakenOverAtItsTtl) {
+    NativeSession a(server()), probe(server());
+    a.ensure_connected();
+    std::string n = name("reused-unmarked");
+    leave_row_of(probe, n, a, 1, false);
+    Protocol pa(a, QuoteStyle::Default);
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_NO_THROW(pa.lock(n, Deadline::after(8), 30));
+    // Past its TTL of 1 s after at most 3 s (whole seconds), well before the deadline.
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(6));
+    EXPECT_TRUE(pa.has_remaining_ttl(n, 20));
+    EXPECT_TRUE(pa.unlock(n));
+}
+
+// A lock our own session holds (GET_LOCK and the row) is its own: asked for again, it is waited
+// for until the deadline, and the row stays as it was.
+TEST_F(MysqlServer, OurOwnSessionsLockIsWaitedForUntilTheDeadline) {
+    NativeSession a(server()), probe(server());
+    Protocol pa(a, QuoteStyle::Default);
+    std::string n = name("self");
+    pa.lock(n, Deadline::after(0), 30);
+    const auto row = [&] {
+        return probe
+            .execute(
+                "SELECT CONCAT(created, '/', ttl, '/', connection_id, '/', lock_acquired) "
+                "FROM shared_locks WHERE name = ?",
+                {Param::str(n)}, true, false)
+            .value;
+    };
+    const auto before = row();
+    EXPECT_THROW(pa.lock(n, Deadline::after(1), 30), LockTimeout);
+    EXPECT_EQ(row(), before);
     EXPECT_TRUE(pa.unlock(n));
 }
 

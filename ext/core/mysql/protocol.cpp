@@ -501,7 +501,8 @@ bool Protocol::claim_granted(const std::string &name, long long ttl, bool row_st
 // our own session holding the name, a session holding GET_LOCK with no row for a second) goes
 // to the row-first path (Fallback), holding nothing.
 Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &deadline,
-                                       long long ttl, const std::function<bool()> &interrupted) {
+                                       long long ttl, const std::function<bool()> &interrupted,
+                                       WaitMemory &seen) {
     auto check_interrupt = [&] { throw_if_interrupted(interrupted); };
     auto give_back = [&] { run("SELECT RELEASE_LOCK(?)", {Param::str(name)}); };
     bool holding = false, row_stands = false, granted_after_waiting = false;
@@ -563,8 +564,6 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     }
     // The session GET_LOCK was granted on (see claim_granted()).
     std::uint64_t granted_on = session_.generation();
-    auto rowless_since = Deadline::Clock::now();
-    bool rowless = false;
     bool first_attempt = true;
     bool probe_free = join_at_once;
     for (;;) {
@@ -604,33 +603,34 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
             session_.cancellable_waits()
                 ? session_.max_wait_seconds()
                 : std::min(kInterruptSliceSeconds, session_.max_wait_seconds()));
-        Deadline next_look = Deadline::after(kInterruptSliceSeconds);
+        // A wait resumed after an interrupt keeps the look that was due (WaitMemory).
+        if (!seen.next_look) seen.next_look = Deadline::after(kInterruptSliceSeconds);
         auto stop = [&]() -> bool {
             if (interrupted && interrupted()) return true;
-            if (!next_look.expired()) return false;
+            if (!seen.next_look->expired()) return false;
             const auto now = Deadline::Clock::now();
             // Set first: a look that fails is tried again a second later, not every slice.
             double again = 1.0;
-            next_look = Deadline::after(again);
+            seen.next_look = Deadline::after(again);
             Session *side = session_.side_session();
             if (side) {
                 const RowLook row =
                     parse_look(side->execute(look_sql(), {Param::str(name)}, true, true));
                 if (row.has_row) {
-                    rowless = false;
+                    seen.rowless_since.reset();
                     if (row.ttl_left < 0) return true;
                     again = std::clamp(row.seconds_until_stale, kInterruptSliceSeconds, 1.0);
                 } else if (kill_rowless_holders_) {
-                    if (!rowless) {
-                        rowless = true;
-                        rowless_since = now;
-                    } else if (std::chrono::duration<double>(now - rowless_since).count() >= 1.0) {
+                    if (!seen.rowless_since) {
+                        seen.rowless_since = now;
+                    } else if (std::chrono::duration<double>(now - *seen.rowless_since).count() >=
+                               1.0) {
                         return true;
                     }
                     again = kInterruptSliceSeconds;
                 }
             }
-            next_look = Deadline::after(again);
+            seen.next_look = Deadline::after(again);
             return false;
         };
         // A session that joined the line at once asks whether the lock was free as it came: a
@@ -652,6 +652,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         const bool granted =
             cancelled ? cancelled_wait_granted(got, name) : get_lock_granted(got, name);
         if (cancelled && !granted) check_interrupt();  // an interrupt ended it: that throws
+        seen.next_look.reset();  // the next wait looks a slice after it begins
         if (granted) {
             // The row is written before lock() returns. (Sending it without waiting for the
             // reply saved a round trip of the hand-off, but a row of another spelling, which
@@ -673,14 +674,13 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         }
         if (!look.has_row) {
             auto now = Deadline::Clock::now();
-            if (!rowless) {
-                rowless = true;
-                rowless_since = now;
-            } else if (std::chrono::duration<double>(now - rowless_since).count() >= 1.0) {
+            if (!seen.rowless_since) {
+                seen.rowless_since = now;
+            } else if (std::chrono::duration<double>(now - *seen.rowless_since).count() >= 1.0) {
                 return Queued::Fallback;
             }
         } else {
-            rowless = false;
+            seen.rowless_since.reset();
             if (look.ttl_left < 0) return Queued::Fallback;
         }
     }
@@ -759,12 +759,15 @@ long long Protocol::draw_fence(const std::string &name) {
 }
 
 void Protocol::lock(const std::string &name, const Deadline &deadline, long long ttl,
-                    const std::function<bool()> &interrupted) {
+                    const std::function<bool()> &interrupted, WaitMemory *memory) {
     if (name_length(name) > kMaxNameChars)
         throw InvalidArgument("Lock name \"" + name +
                               "\" is longer than 64 characters (MySQL limit)");
     auto check_interrupt = [&] { throw_if_interrupted(interrupted); };
-    if (lock_queued(name, deadline, ttl, interrupted) == Queued::Acquired) return;
+    WaitMemory scratch;
+    if (lock_queued(name, deadline, ttl, interrupted, memory ? *memory : scratch) ==
+        Queued::Acquired)
+        return;
     double instant_backoff = 0.001;
     for (;;) {
         // The row and GET_LOCK(name, 0) in one INSERT. On a session of our own,
@@ -811,10 +814,14 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         if (deadline.expired()) throw LockTimeout("timeout");
         check_interrupt();
 
-        // The row's TTL left, whether it is our own session's, and the session that marked it
-        // acquired (0 if nobody did).
+        // The row's TTL left, whether our own session holds it, and the session that marked
+        // it acquired (0 if nobody did). A row of our connection id counts as our session's
+        // only while the session holds GET_LOCK too: connection ids restart with the server,
+        // and a row left before a restart may carry ours. Such a row is waited for and taken
+        // over at its TTL, as another session's would be.
         Result row = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " +
-                             q_conn_ + " = connection_id(), IF(" + q_acquired_ + ", " + q_conn_ +
+                             q_conn_ + " = connection_id() AND IFNULL(IS_USED_LOCK(" + q_name_ +
+                             ") = connection_id(), 0), IF(" + q_acquired_ + ", " + q_conn_ +
                              ", 0) FROM " + q_table_ + " WHERE " + q_name_ + " = ?",
                          {Param::str(name)}, true, true);
         if (row.rows.empty()) continue;  // released meanwhile

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "common/deadline.hpp"
@@ -62,14 +63,27 @@ constexpr std::size_t kMaxNameChars = 64;
 // Number of characters of a name: UTF-8 code points if valid UTF-8, else bytes.
 std::size_t name_length(const std::string &name);
 
+// What an acquisition's wait has seen, kept by the caller across the WaitInterrupted that lets
+// PHP's signal handlers run (the caller then calls lock() again with the same deadline and the
+// same WaitMemory). Without it every call would start its looks afresh, and signals more
+// frequent than a look (0.2 s) would keep a holder past its TTL, or one holding GET_LOCK
+// without a row, from ever being found: the waiter would wait out its whole timeout.
+struct WaitMemory {
+    // When the side session next looks at the row, during the wait in line.
+    std::optional<Deadline> next_look;
+    // Since when every look found GET_LOCK held with no row of the name.
+    std::optional<Deadline::Clock::time_point> rowless_since;
+};
+
 class Protocol {
   public:
     Protocol(Session &session, QuoteStyle style, std::string table = "shared_locks");
 
     // Acquires before `deadline`; throws LockTimeout, AcquireFailed, InvalidArgument, session
     // errors, or WaitInterrupted when `interrupted` (asked between bounded waits) says so.
+    // `memory`: the same object for every call of one acquisition (see WaitMemory), or none.
     void lock(const std::string &name, const Deadline &deadline, long long ttl,
-              const std::function<bool()> &interrupted = nullptr);
+              const std::function<bool()> &interrupted = nullptr, WaitMemory *memory = nullptr);
     // Deletes our row and releases GET_LOCK; false if the row was not ours anymore.
     bool unlock(const std::string &name);
     // Request-end release: like unlock(), but a row whose lock_acquired mark is unset is left
@@ -155,7 +169,7 @@ class Protocol {
     static RowLook parse_look(const Result &row);
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
-                       const std::function<bool()> &interrupted);
+                       const std::function<bool()> &interrupted, WaitMemory &seen);
     bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
                                     bool granted_after_waiting);
     // claim_row_holding_get_lock() for a grant made on session generation `granted_on`. On any
