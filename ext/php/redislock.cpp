@@ -150,6 +150,11 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         state->params = std::move(params);
         state->fence = fence;
         state->key_ttl = ttl;
+        // Taken again while held (lock() on an object that holds the key): the key's TTL was
+        // just set anew, and a renewal on the old schedule (a refresh()'s longer TTL) would let
+        // it expire under us. The renewal starts again, on this TTL.
+        state->lease.reset();
+        state->lease_lost = false;
         if (state->auto_renew.value_or(NATIVELOCK_G(auto_renew))) {
             try {
                 start_renewal(*state, acquired_at);

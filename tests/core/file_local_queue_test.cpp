@@ -759,6 +759,27 @@ TEST_F(FileLockQueueTest, AnInterruptedWaitKeepsItsPlaceUntilAbandoned) {
     holder.release();
 }
 
+// A waiter behind the head, resumed with an interrupt due every time (signals that come faster
+// than PHP's handlers return), still ends at its deadline, and gives its place up then.
+TEST_F(FileLockQueueTest, AWaitResumedWithAnInterruptDueStillEndsAtItsDeadline) {
+    LockFile holder(path_), waiter(path_);
+    ASSERT_EQ(holder.try_acquire(record()), Status::Acquired);
+    LocalQueue head(path_);
+    ASSERT_TRUE(head.join());  // the waiter queues behind it, never the head
+    const auto deadline = Deadline::after(0.3);
+    const auto started = std::chrono::steady_clock::now();
+    WaitResult r{Status::AlreadyLocked, true};
+    while (r.interrupted && std::chrono::steady_clock::now() - started < 5s)
+        r = waiter.acquire(record(), deadline, [] { return true; });
+    EXPECT_FALSE(r.interrupted);
+    EXPECT_EQ(r.status, Status::AlreadyLocked);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 3s);
+    head.leave();
+    LocalQueue probe(path_);
+    EXPECT_FALSE(probe.others_waiting()) << "the wait that timed out kept its place";
+    holder.release();
+}
+
 // A head that keeps its place without using it (stopped, say) while the lock is free: the
 // waiter behind it takes the lock after a slice, not never.
 TEST_F(FileLockQueueTest, AStuckHeadCostsAWaiterASliceNotItsLock) {

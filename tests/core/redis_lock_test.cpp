@@ -273,6 +273,26 @@ TEST_F(RedisLockTest, AReleaserRefusedPubsubHandsOverForAClaimWindow) {
     EXPECT_GT(reply_integer(conn_->command({"PTTL", key_}).get()), 15000);
 }
 
+// A wait resumed with an interrupt already due (signals that come faster than PHP's handlers
+// return) still sends its script before it honours the interrupt: it keeps its place, and it ends
+// at its deadline instead of returning at once for as long as the signals come.
+TEST_F(RedisLockTest, AWaitResumedWithAnInterruptDueStillEndsAtItsDeadline) {
+    ASSERT_TRUE(try_acquire(*conn_, key_, "holder", 20));
+    Connection wc(server());
+    AcquireWait wait(server(), key_, "waiter", 20);
+    const auto always = [] { return true; };
+    const auto deadline = Deadline::after(0.3);
+    const auto started = std::chrono::steady_clock::now();
+    WaitOutcome outcome = WaitOutcome::Interrupted;
+    while (outcome == WaitOutcome::Interrupted &&
+           std::chrono::steady_clock::now() - started < std::chrono::seconds(5))
+        outcome = wait.wait(wc, deadline, always);
+    EXPECT_EQ(outcome, WaitOutcome::TimedOut);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+    EXPECT_EQ(queue_length(*conn_, key_), 0) << "the wait that timed out left its place";
+    EXPECT_TRUE(release(*conn_, key_, "holder"));
+}
+
 // After an acquisition that had to wait, the process's next acquisition of that key joins the
 // queue at once: no SET NX, which fails while others wait. One that then finds the key free is
 // forgotten, so the acquisition after it tries SET NX first again.

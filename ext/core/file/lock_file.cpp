@@ -586,11 +586,14 @@ WaitResult LockFile::acquire(const std::string &record, const Deadline &deadline
         if (!queue.join(deadline)) return wait_as_head(record, deadline, interrupted, contention);
     }
     int slices_waited = -1;  // stays -1 for a process that was the head at once
+    // Past the deadline only the last attempt below is left: an interrupt that is due at every
+    // resumption (signals faster than their handlers return) must not keep the wait from ending.
+    auto stop_before_deadline = [&] { return !deadline.expired() && stop_for_interrupt(); };
     while (!queue.is_head()) {
         if (slices_waited < 0) slices_waited = 0;
-        if (stop_for_interrupt()) return {Status::AlreadyLocked, true};
+        if (stop_before_deadline()) return {Status::AlreadyLocked, true};
         if (queue.wait_for_turn(deadline, kBehindHeadSliceMs)) break;
-        if (stop_for_interrupt()) return {Status::AlreadyLocked, true};
+        if (stop_before_deadline()) return {Status::AlreadyLocked, true};
         // A slice without progress: the head may be stuck (stopped, or a process that keeps a
         // place it does not use). An attempt of our own bounds what that costs us, but only
         // when the lock stays free for a while (a head that works takes a free lock at once,

@@ -641,11 +641,18 @@ WaitOutcome AcquireWait::wait_for_key(Connection &conn, const Deadline &deadline
     const std::string lease = std::to_string(kWaiterLeaseMs);
     const std::string claim = std::to_string(kClaimWindowMs);
     bool rejoin = false;
+    // Each call, a wait resumed after PHP ran its signal handlers too, sends its script before
+    // it honours an interrupt: every call tries the key, renews our place and looks at the
+    // deadline. Under signals that come faster than the handlers return, a call that returned
+    // at once would make no progress, and the wait would outlast its deadline.
+    const std::function<bool()> not_yet;
+    bool script_sent = false;
     for (;;) {
-        if (interrupted && interrupted()) return WaitOutcome::Interrupted;
+        const std::function<bool()> &may_interrupt = script_sent ? interrupted : not_yet;
+        if (may_interrupt && may_interrupt()) return WaitOutcome::Interrupted;
         // Subscribed before joining the queue, so a hand-over to us cannot go unseen.
         bool was_interrupted = false;
-        Subscriber *sub = wake_.subscriber(interrupted, was_interrupted);
+        Subscriber *sub = wake_.subscriber(may_interrupt, was_interrupted);
         if (was_interrupted) return WaitOutcome::Interrupted;
         // Grants (the whole TTL at once) only without fencing (its token needs a call anyway)
         // and for TTLs up to kGrantMaxTtlSeconds: a waiter whose death the server cannot see
@@ -672,6 +679,7 @@ WaitOutcome AcquireWait::wait_for_key(Connection &conn, const Deadline &deadline
         sent_ = renew::Instant::now();
         Reply r = run_script(conn, kQueuedAcquireScript, {key_, queue_, alive_, fence_},
                              {value_, ttl_, member_, lease, ticket_, claim, fencing_ ? "1" : "0"});
+        script_sent = true;
         if (reply_elements(r.get()) >= 1 && reply_integer(reply_element(r.get(), 0)) == 1) {
             queued_ = false;
             if (fencing_) {
