@@ -1356,6 +1356,38 @@ TEST_F(MysqlServer, AnotherSpellingDoesNotTakeOverALiveHoldersRow) {
 
 // A holder of another spelling whose session died is still taken over at once (its own
 // GET_LOCK is free), not waited out until its TTL.
+// A holder hung past its TTL under another spelling: our GET_LOCK is granted beside its own
+// (GET_LOCK keeps the spellings apart, the table's unique key does not), the claim takes its row,
+// and it is KILLed before lock() returns, as a hung holder of our own spelling is: its
+// transaction on that session must not commit.
+TEST_F(MysqlServer, AHungHolderOfAnotherSpellingIsKilledWhenItsRowIsTaken) {
+    NativeSession a(server()), b(server());
+    std::string n = name("Spell-hung");
+    std::string lower = n;
+    for (char &c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    Protocol pa(a, QuoteStyle::Default), pb(b, QuoteStyle::Default);
+    pa.lock(n, Deadline::after(0), 1);
+    const auto holder = static_cast<long long>(a.connection_id());
+    std::this_thread::sleep_for(std::chrono::milliseconds(2200));  // past its TTL, still holding
+    pb.lock(lower, Deadline::after(10), 30);
+    // lock() returned only once the hung holder let go of its GET_LOCK.
+    EXPECT_FALSE(b.execute("SELECT IS_USED_LOCK(?)", {Param::str(n)}, true, false).value)
+        << "the hung holder still holds GET_LOCK under its spelling";
+    Result alive = b.execute(
+        "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ? AND COMMAND <> 'Killed'",
+        {Param::integer(holder)}, true, false);
+    for (int i = 0; i < 100 && alive.value && *alive.value != "0"; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        alive = b.execute(
+            "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ? AND "
+            "COMMAND <> 'Killed'",
+            {Param::integer(holder)}, true, false);
+    }
+    EXPECT_EQ(alive.value, std::optional<std::string>("0")) << "the hung holder was not killed";
+    EXPECT_TRUE(pb.has_remaining_ttl(lower, 20));
+    EXPECT_TRUE(pb.unlock(lower));
+}
+
 TEST_F(MysqlServer, AnotherSpellingTakesOverADeadHoldersRow) {
     auto a = std::make_unique<NativeSession>(server());
     NativeSession b(server());

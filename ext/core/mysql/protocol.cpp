@@ -38,6 +38,8 @@ void sleep_seconds(double s) {
 // held the lock then: the row marked acquired and its GET_LOCK held.
 constexpr const char *kPreviousHolderVar = "nativelock_previous_holder";
 constexpr const char *kPreviousHeldVar = "nativelock_previous_held";
+// The previous row's name as it was spelt, kept by a claim for end_hung_holder_of_claimed_row().
+constexpr const char *kPreviousNameVar = "nativelock_previous_name";
 // The session variable where the first try notes that its GET_LOCK was granted.
 constexpr const char *kGrantVar = "nativelock_grant";
 
@@ -399,7 +401,8 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
     // Granted after waiting, GET_LOCK decides for an unmarked row of our very spelling: one a
     // client of the package's order inserted before its own GET_LOCK, which now waits for ours.
     // Any other row is taken only when stale by its own holder's GET_LOCK (a dead session's).
-    std::vector<Param> params{Param::integer(ttl), Param::str(name), Param::str(name)};
+    std::vector<Param> params{Param::integer(ttl), Param::integer(ttl), Param::str(name),
+                              Param::str(name)};
     std::string ours_by_spelling;
     if (granted_after_waiting) {
         // Only a row not marked acquired: a marked one of our spelling may be a live holder's
@@ -425,16 +428,64 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
                 if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
             }
         }
-        Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " +
-                           q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
+        // The row's previous holder, whether it held the lock (marked it acquired and still
+        // holds GET_LOCK under the row's spelling) and that spelling are kept in session
+        // variables, each read in an assignment of its own before the columns it reads change.
+        Result r = run("UPDATE " + q_table_ + " SET " + q_created_ + " = IF((@" + kPreviousHeldVar +
+                           " := " + q_acquired_ + " AND NOT " + row_holder_gone(q_name_, q_conn_) +
+                           ") IS NULL, unix_timestamp(), unix_timestamp()), " + q_ttl_ +
+                           " = IF((@" + kPreviousNameVar + " := " + q_name_ + ") IS NULL, ?, ?), " +
+                           q_conn_ + " = IF((@" + kPreviousHolderVar + " := " + q_conn_ +
+                           ") IS NULL, connection_id(), " + "connection_id()), " + q_acquired_ +
                            " = true, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
                            " <> connection_id() AND (" + ours_by_spelling + q_created_ + " + " +
                            q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ + " AND " +
                            row_holder_gone(q_name_, q_conn_) + "))",
                        params);
-        if (r.affected == 1) return true;
+        if (r.affected == 1) {
+            end_hung_holder_of_claimed_row();
+            return true;
+        }
         if (!granted_after_waiting || attempt == kClaimAttempts - 1) return false;
         row_stands = false;
+    }
+}
+
+// A row past its TTL whose holder still holds GET_LOCK is a hung holder's. Under our spelling its
+// GET_LOCK would have kept ours from being granted, and the row-first take-over KILLs it (the
+// package's TTL promise: its transaction on that session must not commit). Under another
+// spelling, which the table's unique key conflates with ours and GET_LOCK does not, our GET_LOCK
+// was granted beside it and the claim took its row: it is KILLed here, and lock() returns only
+// once it has let go.
+void Protocol::end_hung_holder_of_claimed_row() {
+    const Result previous =
+        run("SELECT IFNULL(@" + std::string(kPreviousHeldVar) + ", 0), IFNULL(@" +
+                kPreviousHolderVar + ", 0), @" + kPreviousNameVar,
+            {}, true, true);
+    if (previous.rows.empty() || previous.rows[0].size() < 3 || !previous.rows[0][0] ||
+        to_ll(previous.rows[0][0]) == 0 || !previous.rows[0][1] || !previous.rows[0][2])
+        return;
+    const long long victim = to_ll(previous.rows[0][1]);
+    const std::string spelled = *previous.rows[0][2];
+    if (victim == 0) return;
+    // Asked in every encoding a holder may have used, as row_holder_gone() asks.
+    std::vector<Param> look;
+    for (int i = 0; i < 3; ++i) {
+        look.push_back(Param::str(spelled));
+        look.push_back(Param::integer(victim));
+    }
+    const std::string holds = "SELECT NOT " + row_holder_gone("?", "?");
+    using Clock = Deadline::Clock;
+    const auto started = Clock::now();
+    double pause = 0.001;
+    for (int kills = 0;; ++kills) {
+        Result still = run(holds, look, true, true);
+        if (!still.value || *still.value != "1") return;
+        if (std::chrono::duration<double>(Clock::now() - started).count() > 5.0 || kills > 20)
+            throw AcquireFailed(kHolderDoesNotTerminate);
+        kill_session(victim);
+        sleep_seconds(pause);
+        pause = std::min(pause * 2, 0.05);
     }
 }
 

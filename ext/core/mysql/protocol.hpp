@@ -170,6 +170,9 @@ class Protocol {
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
                        const std::function<bool()> &interrupted, WaitMemory &seen);
+    // After a claim took a row past its TTL: KILLs its holder if it still holds GET_LOCK under
+    // the row's own spelling, and waits until it has let go.
+    void end_hung_holder_of_claimed_row();
     bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
                                     bool granted_after_waiting);
     // claim_row_holding_get_lock() for a grant made on session generation `granted_on`. On any
