@@ -332,14 +332,18 @@ std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state,
                     return redis::symfony::extend_at_least(c, key, token, ms);
                 });
             break;
-        case BackendKind::Mysql:
+        case BackendKind::Mysql: {
             if (!mysql_session_intact(state)) return nullptr;
-            // Judged by the holding session's connection id, unique while that session lives
-            // (the renewal also needs it to hold GET_LOCK).
+            // Judged by the holding session's connection id and by a user lock only that
+            // session holds (ids are reused after a server restart); the renewal also needs it
+            // to hold GET_LOCK. Taking that lock (once per session) may find the session gone.
+            std::string identity = state.mysql->native->identity_lock();
+            if (!mysql_session_intact(state)) return nullptr;
             renewal = mysql::make_renewal(
                 *state.config.mysql, mysql::QuoteStyle::Default, state.config.table, state.key,
-                state.mysql->native->connection_id(), mysql_ttl_seconds(ttl));
+                state.mysql->native->connection_id(), mysql_ttl_seconds(ttl), std::move(identity));
             break;
+        }
         default:
             break;
     }

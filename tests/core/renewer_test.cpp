@@ -593,5 +593,25 @@ TEST_F(MysqlRenewal, ARenewalNeverShortensTheRow) {
     EXPECT_TRUE(pa.unlock(name_));
 }
 
+// Connection ids restart with the server: a session that got the holder's id and took the same
+// name holds the lock under that id, but not the holder's identity lock. Its row is not renewed,
+// and the holder's lease says lost. (Modelled here by the holder's session letting its identity
+// go: a restart cannot be made to hand an id to a chosen session.)
+TEST_F(MysqlRenewal, ARowHeldUnderTheHoldersIdButNotItsIdentityIsNotRenewed) {
+    mysql::NativeSession a(mysql_server()), r(mysql_server());
+    mysql::Protocol pa(a, mysql::QuoteStyle::Default), pr(r, mysql::QuoteStyle::Default);
+    pa.lock(name_, Deadline::after(0), 60);
+    const std::string identity = a.identity_lock();
+    EXPECT_EQ(a.identity_lock(), identity) << "one identity per session";
+    EXPECT_TRUE(pr.extend_for(name_, a.connection_id(), 60, identity));
+    a.execute("SELECT RELEASE_LOCK(?)", {mysql::Param::str(identity)}, true, false);
+    EXPECT_FALSE(pr.extend_for(name_, a.connection_id(), 60, identity));
+    EXPECT_TRUE(pr.extend_for(name_, a.connection_id(), 60)) << "the id alone still matches";
+    EXPECT_TRUE(pa.unlock(name_));
+    // A new session of its own has an identity of its own.
+    a.disconnect();
+    EXPECT_NE(a.identity_lock(), identity);
+}
+
 }  // namespace
 }  // namespace nativelock

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "common/process.hpp"
+#include "common/random.hpp"
 
 namespace nativelock::mysql {
 
@@ -257,6 +258,22 @@ Result NativeSession::text_result() {
     }
     mark_quiet();
     return result;
+}
+
+std::string NativeSession::identity_lock() {
+    const std::uint64_t generation = ensure_connected();
+    if (identity_generation_ == generation && !identity_.empty()) return identity_;
+    std::string name = "nativelock:session:" + random::hex_token(12);
+    Result got = execute("SELECT GET_LOCK(?, 0)", {Param::str(name)}, true, false);
+    // A session replaced meanwhile (a silent reconnect) is not the one asked about.
+    if (generation_ != generation)
+        throw SessionLost(2013, "MySQL session replaced while taking its identity lock");
+    // A free name of our own is granted at once; NULL is an error of the server's.
+    if (got.value != std::optional<std::string>("1"))
+        throw ProtocolError("MySQL did not grant the session's identity lock " + name);
+    identity_ = std::move(name);
+    identity_generation_ = generation;
+    return identity_;
 }
 
 Session *NativeSession::side_session() {

@@ -73,6 +73,11 @@ class NativeSession : public Session {
     std::uint64_t generation() const override { return generation_; }
     void drop() override { disconnect(); }
     unsigned long connection_id() const;
+    // The name of a user lock this server session holds for its whole life, taken (GET_LOCK, one
+    // round trip) the first time it is asked for in a session: an identity no other session
+    // can have, where a connection id is reused after a server restart. Auto-renewal, from
+    // another session, judges the holder by both.
+    std::string identity_lock();
     // Closes (QUIT) in the creating process; in another process just forgets the socket.
     void disconnect() noexcept;
     // Round trips made so far (statements executed + prepares + connects).
@@ -101,6 +106,9 @@ class NativeSession : public Session {
     std::chrono::steady_clock::time_point quiet_at_{};
     std::uint64_t round_trips_ = 0;
     std::uint64_t liveness_polls_ = 0;
+    // identity_lock()'s name, and the generation of the session that holds it.
+    std::string identity_;
+    std::uint64_t identity_generation_ = 0;
     std::map<std::string, MYSQL_STMT *> statements_;
     std::unique_ptr<NativeSession> side_;
     // When opening the side session last failed: it is not tried again for a second (an

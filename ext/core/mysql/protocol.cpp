@@ -1017,21 +1017,30 @@ bool Protocol::extend(const std::string &name, long long ttl) {
     return has_remaining_ttl(name, -1);
 }
 
-bool Protocol::extend_for(const std::string &name, unsigned long long holder, long long ttl) {
-    const std::string held_by_holder = q_name_ + " = ? AND " + q_conn_ + " = ? AND " + q_acquired_ +
-                                       " AND IFNULL(IS_USED_LOCK(?), 0) = ?";
+bool Protocol::extend_for(const std::string &name, unsigned long long holder, long long ttl,
+                          const std::string &identity) {
+    std::string held_by_holder = q_name_ + " = ? AND " + q_conn_ + " = ? AND " + q_acquired_ +
+                                 " AND IFNULL(IS_USED_LOCK(?), 0) = ?";
     const auto id = Param::integer(static_cast<long long>(holder));
+    std::vector<Param> held_params{Param::str(name), id, Param::str(name), id};
+    if (!identity.empty()) {
+        held_by_holder += " AND IFNULL(IS_USED_LOCK(?), 0) = ?";
+        held_params.push_back(Param::str(identity));
+        held_params.push_back(id);
+    }
     // Never shortens: a renewal the server runs late (its client gave up waiting) must not cut
     // back a refresh to a longer TTL. ttl is assigned first: it reads the old created.
+    std::vector<Param> params{Param::integer(ttl)};
+    params.insert(params.end(), held_params.begin(), held_params.end());
     Result r = run("UPDATE " + q_table_ + " SET " + q_ttl_ + " = GREATEST(?, " + q_created_ +
                        " + " + q_ttl_ + " - unix_timestamp()), " + q_created_ +
                        " = unix_timestamp() WHERE " + held_by_holder,
-                   {Param::integer(ttl), Param::str(name), id, Param::str(name), id});
+                   params);
     if (r.affected == 1) return true;
     // Zero rows changed also when created and ttl already had these values (same second).
     Result still = run("SELECT COUNT(*) FROM " + q_table_ + " WHERE " + held_by_holder + " AND " +
                            q_created_ + " + " + q_ttl_ + " >= unix_timestamp()",
-                       {Param::str(name), id, Param::str(name), id});
+                       held_params);
     return still.value && *still.value != "0";
 }
 

@@ -96,8 +96,10 @@ class Protocol {
     // Auto-renewal, from another session: sets the lock that session `holder` (its
     // connection_id()) holds to expire `ttl` seconds from now, or leaves it if it expires later
     // (never shortens); false if it no longer holds it (its row is gone or another session's,
-    // or it lost GET_LOCK).
-    bool extend_for(const std::string &name, unsigned long long holder, long long ttl);
+    // or it lost GET_LOCK). `identity`, if not empty, is the holder's identity_lock(): a session
+    // that got the holder's connection id after a server restart does not hold it.
+    bool extend_for(const std::string &name, unsigned long long holder, long long ttl,
+                    const std::string &identity = {});
     // Native API, an administrator's action (Laravel's forceRelease()): frees `name` whoever
     // holds it. Another session that holds GET_LOCK is ended (KILL), as a take-over ends a
     // holder past its TTL, so every lock that session held goes with it and its process finds

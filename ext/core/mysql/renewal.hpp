@@ -11,8 +11,11 @@
 
 namespace nativelock::mysql {
 
+// Renews the row of the session whose connection id is `holder` and which holds the user lock
+// `identity` (its NativeSession::identity_lock(); empty: the id alone).
 std::unique_ptr<renew::Renewal> make_renewal(const ConnectParams &params, QuoteStyle style,
                                              std::string table, std::string name,
-                                             unsigned long long holder, long long ttl_seconds);
+                                             unsigned long long holder, long long ttl_seconds,
+                                             std::string identity = {});
 
 }  // namespace nativelock::mysql
