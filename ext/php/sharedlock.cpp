@@ -238,13 +238,22 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         return nativelock::php::interrupt_pending() || has_deferred_throwable();
     };
     std::uint64_t acquisition = 0;
-    // What the wait has seen, kept across the handlers' runs (core::WaitMemory).
+    // What the wait has seen, kept across the handlers' runs (core::WaitMemory), as long as it
+    // goes on through the same session (a handler may switch the connection).
     core::WaitMemory wait_memory;
+    const core::Session *seen_through = nullptr;
+    std::uint64_t seen_generation = 0;
     for (;;) {
         bool interrupted = false;
         {
             NL_TRY
-            core::Protocol protocol(session(), quote_style());
+            core::Session &waiting_on = session();
+            if (&waiting_on != seen_through || waiting_on.generation() != seen_generation) {
+                wait_memory = {};
+                seen_through = &waiting_on;
+                seen_generation = waiting_on.generation();
+            }
+            core::Protocol protocol(waiting_on, quote_style());
             try {
                 // The row's `created` is written by this call, after this.
                 const auto started = nativelock::renew::Instant::now();

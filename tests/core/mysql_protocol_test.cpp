@@ -66,6 +66,10 @@ Result value(const std::string &v) {
     return r;
 }
 
+// How the look for a holder hung past its TTL under another spelling begins (after a claim that
+// took no row).
+constexpr const char *kHungHolderLook = "SELECT `connection_id`, `name` FROM";
+
 // One statement each way, on a session of our own and on a shared one (a PDO) alike; the
 // first leaves LAST_INSERT_ID() alone (an application's PDO may read it).
 TEST(MysqlProtocol, UncontendedLockAndUnlockTakeTwoStatements) {
@@ -149,9 +153,11 @@ TEST(MysqlProtocol, FirstTryMeetingARowWithGetLockFreeTakesItOnlyIfStale) {
                 ASSERT_EQ(s.sql.size(), 2u);  // INSERT with GET_LOCK, the take-over
             } else {
                 EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
-                // INSERT with GET_LOCK, the take-over, then GET_LOCK given back.
-                ASSERT_GE(s.sql.size(), 3u);
-                EXPECT_EQ(s.sql[2].rfind("SELECT RELEASE_LOCK", 0), 0u) << "GET_LOCK given back";
+                // INSERT with GET_LOCK, the take-over, the look for a holder hung under another
+                // spelling (none), then GET_LOCK given back.
+                ASSERT_GE(s.sql.size(), 4u);
+                EXPECT_EQ(s.sql[2].rfind(kHungHolderLook, 0), 0u) << s.sql[2];
+                EXPECT_EQ(s.sql[3].rfind("SELECT RELEASE_LOCK", 0), 0u) << "GET_LOCK given back";
             }
         }
     }
@@ -171,14 +177,16 @@ TEST(MysqlProtocol, GrantedWaiterInsertsAgainWhenTheRowItMetIsWithdrawn) {
         }
         if (sql.rfind("SELECT GET_LOCK", 0) == 0) return value("1");
         if (sql.rfind("UPDATE", 0) == 0) return affected(0);  // withdrawn meanwhile
+        if (sql.rfind(kHungHolderLook, 0) == 0) return Result();
         ADD_FAILURE() << "unexpected " << sql;
         return Result();
     };
     Protocol p(s, QuoteStyle::Default);
     p.lock("a", nativelock::Deadline::after(5), 10);
-    ASSERT_EQ(s.sql.size(), 5u);
+    ASSERT_EQ(s.sql.size(), 6u);
     EXPECT_EQ(s.sql[3].rfind("UPDATE", 0), 0u);
-    EXPECT_EQ(s.sql[4].rfind("INSERT", 0), 0u);
+    EXPECT_EQ(s.sql[4].rfind(kHungHolderLook, 0), 0u);
+    EXPECT_EQ(s.sql[5].rfind("INSERT", 0), 0u);
 }
 
 // A session that found a name taken joins the line at once on its next acquisitions of it (no
@@ -293,14 +301,16 @@ TEST(MysqlProtocol, TimeoutZeroIsOneAttempt) {
         if (sql.rfind("INSERT", 0) == 0) throw SqlError(1062, "23000", "Duplicate entry");
         if (sql.rfind("UPDATE", 0) == 0) return affected(0);
         if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
+        if (sql.rfind(kHungHolderLook, 0) == 0) return Result();
         ADD_FAILURE() << "unexpected " << sql;
         return Result();
     };
     Protocol p(s, QuoteStyle::Default);
     EXPECT_THROW(p.lock("a", nativelock::Deadline::after(0), 10), LockTimeout);
-    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, RELEASE_LOCK; then the
-    // row-first path's one attempt: INSERT (duplicate), RELEASE_LOCK, take-over.
-    EXPECT_EQ(s.sql.size(), 6u);
+    // INSERT…GET_LOCK (granted, duplicate row), stale-row take-over, the look for a hung holder
+    // of another spelling, RELEASE_LOCK; then the row-first path's one attempt: INSERT
+    // (duplicate), RELEASE_LOCK, take-over.
+    EXPECT_EQ(s.sql.size(), 7u);
 }
 
 // The code of the SqlError that lock("a") throws; 0 if it throws none.
@@ -328,6 +338,7 @@ std::function<Result(const std::string &, const std::vector<Param> &)> row_first
             return take_get_lock();
         if (sql.rfind("UPDATE", 0) == 0) return affected(0);  // no stale row to take over
         if (sql.rfind("SELECT RELEASE_LOCK", 0) == 0) return value("1");
+        if (sql.rfind(kHungHolderLook, 0) == 0) return Result();  // no hung holder either
         if (sql.rfind("DELETE", 0) == 0) return deregister();
         ADD_FAILURE() << "unexpected " << sql;
         return Result();
@@ -1110,22 +1121,29 @@ TEST_F(MysqlServer, UnmarkedRowWithOurConnectionIdIsTakenOverAtItsTtl) {
 // A lock our own session holds (GET_LOCK and the row) is its own: asked for again, it is waited
 // for until the deadline, and the row stays as it was.
 TEST_F(MysqlServer, OurOwnSessionsLockIsWaitedForUntilTheDeadline) {
-    NativeSession a(server()), probe(server());
-    Protocol pa(a, QuoteStyle::Default);
-    std::string n = name("self");
-    pa.lock(n, Deadline::after(0), 30);
-    const auto row = [&] {
-        return probe
-            .execute(
-                "SELECT CONCAT(created, '/', ttl, '/', connection_id, '/', lock_acquired) "
-                "FROM shared_locks WHERE name = ?",
-                {Param::str(n)}, true, false)
-            .value;
-    };
-    const auto before = row();
-    EXPECT_THROW(pa.lock(n, Deadline::after(1), 30), LockTimeout);
-    EXPECT_EQ(row(), before);
-    EXPECT_TRUE(pa.unlock(n));
+    ConnectParams utf8 = server();
+    utf8.charset = "utf8mb4";  // as SharedLock's and the native API's sessions
+    // Also a name whose bytes differ between our character set and the table's (latin1): our
+    // GET_LOCK is asked about in each, as a row's holder always is.
+    for (const std::string spelled : {"self", "self-\xc3\xa9"}) {
+        NativeSession a(utf8), probe(utf8);
+        Protocol pa(a, QuoteStyle::Default);
+        std::string n = name(spelled.c_str());
+        pa.lock(n, Deadline::after(0), 2);
+        const auto row = [&] {
+            return probe
+                .execute(
+                    "SELECT CONCAT(created, '/', ttl, '/', connection_id, '/', "
+                    "lock_acquired) FROM shared_locks WHERE name = ?",
+                    {Param::str(n)}, true, false)
+                .value;
+        };
+        const auto before = row();
+        // Past the first lock's TTL of 2 s: still ours, never taken over by ourselves.
+        EXPECT_THROW(pa.lock(n, Deadline::after(3.5), 30), LockTimeout) << spelled;
+        EXPECT_EQ(row(), before) << spelled;
+        EXPECT_TRUE(pa.unlock(n)) << spelled;
+    }
 }
 
 // The package's SharedLock::lock(), statement by statement: its row first (the row is the

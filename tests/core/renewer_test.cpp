@@ -610,6 +610,8 @@ TEST_F(MysqlRenewal, ARowHeldUnderTheHoldersIdButNotItsIdentityIsNotRenewed) {
     EXPECT_TRUE(pa.unlock(name_));
     // A new session of its own has an identity of its own.
     a.disconnect();
+    EXPECT_THROW(a.identity_lock(), mysql::SessionLost) << "it never connects anew";
+    a.ensure_connected();
     EXPECT_NE(a.identity_lock(), identity);
 }
 

@@ -261,7 +261,11 @@ Result NativeSession::text_result() {
 }
 
 std::string NativeSession::identity_lock() {
-    const std::uint64_t generation = ensure_connected();
+    // Asked about the session that holds a lock: never a new one (a reconnect here would take
+    // an identity for a session that holds nothing).
+    if (!conn_ || owner_ != process::current_tag())
+        throw SessionLost(2006, "MySQL session gone before its identity lock was taken");
+    const std::uint64_t generation = generation_;
     if (identity_generation_ == generation && !identity_.empty()) return identity_;
     std::string name = "nativelock:session:" + random::hex_token(12);
     Result got = execute("SELECT GET_LOCK(?, 0)", {Param::str(name)}, true, false);

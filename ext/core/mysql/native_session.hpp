@@ -76,7 +76,8 @@ class NativeSession : public Session {
     // The name of a user lock this server session holds for its whole life, taken (GET_LOCK, one
     // round trip) the first time it is asked for in a session: an identity no other session
     // can have, where a connection id is reused after a server restart. Auto-renewal, from
-    // another session, judges the holder by both.
+    // another session, judges the holder by both. Throws SessionLost if the session is gone or
+    // replaced meanwhile (it never connects anew).
     std::string identity_lock();
     // Closes (QUIT) in the creating process; in another process just forgets the socket.
     void disconnect() noexcept;

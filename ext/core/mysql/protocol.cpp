@@ -38,8 +38,6 @@ void sleep_seconds(double s) {
 // held the lock then: the row marked acquired and its GET_LOCK held.
 constexpr const char *kPreviousHolderVar = "nativelock_previous_holder";
 constexpr const char *kPreviousHeldVar = "nativelock_previous_held";
-// The previous row's name as it was spelt, kept by a claim for end_hung_holder_of_claimed_row().
-constexpr const char *kPreviousNameVar = "nativelock_previous_name";
 // The session variable where the first try notes that its GET_LOCK was granted.
 constexpr const char *kGrantVar = "nativelock_grant";
 
@@ -71,6 +69,8 @@ constexpr const char *kHolderDoesNotTerminate =
 // The longest server-side wait between two looks at the caller's interrupted() on a session
 // that cannot end a wait in flight; also when a long wait first looks at the row.
 constexpr double kInterruptSliceSeconds = 0.2;
+// Two looks further apart than this do not count as one unbroken observation.
+constexpr double kLookGapSeconds = 0.5;
 // Between bounded server-side waits the caller may run PHP signal handlers.
 void throw_if_interrupted(const std::function<bool()> &interrupted) {
     if (interrupted && interrupted()) throw WaitInterrupted("interrupted");
@@ -261,7 +261,7 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                                         const Deadline &deadline,
                                         const std::function<void()> &check_interrupt) {
     using Clock = Deadline::Clock;
-    constexpr double kLongHoldSeconds = 1.0, kLookGapSeconds = 0.5;
+    constexpr double kLongHoldSeconds = 1.0;
     double pause = 0.001;
     int kills = 0;
     const auto started = Clock::now();
@@ -401,8 +401,7 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
     // Granted after waiting, GET_LOCK decides for an unmarked row of our very spelling: one a
     // client of the package's order inserted before its own GET_LOCK, which now waits for ours.
     // Any other row is taken only when stale by its own holder's GET_LOCK (a dead session's).
-    std::vector<Param> params{Param::integer(ttl), Param::integer(ttl), Param::str(name),
-                              Param::str(name)};
+    std::vector<Param> params{Param::integer(ttl), Param::str(name), Param::str(name)};
     std::string ours_by_spelling;
     if (granted_after_waiting) {
         // Only a row not marked acquired: a marked one of our spelling may be a live holder's
@@ -416,6 +415,7 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
     // past its TTL deleting it, a client of the row-first order withdrawing it at its timeout).
     // Then the INSERT is tried again (a few times), instead of giving the grant back and losing
     // our place in the queue.
+    bool ended_hung_holder = false;
     for (int attempt = 0;; ++attempt) {
         if (!row_stands) {
             try {
@@ -428,23 +428,21 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
                 if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
             }
         }
-        // The row's previous holder, whether it held the lock (marked it acquired and still
-        // holds GET_LOCK under the row's spelling) and that spelling are kept in session
-        // variables, each read in an assignment of its own before the columns it reads change.
-        Result r = run("UPDATE " + q_table_ + " SET " + q_created_ + " = IF((@" + kPreviousHeldVar +
-                           " := " + q_acquired_ + " AND NOT " + row_holder_gone(q_name_, q_conn_) +
-                           ") IS NULL, unix_timestamp(), unix_timestamp()), " + q_ttl_ +
-                           " = IF((@" + kPreviousNameVar + " := " + q_name_ + ") IS NULL, ?, ?), " +
-                           q_conn_ + " = IF((@" + kPreviousHolderVar + " := " + q_conn_ +
-                           ") IS NULL, connection_id(), " + "connection_id()), " + q_acquired_ +
+        // A row past its TTL is stale unless its holder still holds GET_LOCK under the row's
+        // own spelling (then it is hung, and ended below before its row is taken).
+        Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " +
+                           q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
                            " = true, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                           " <> connection_id() AND (" + ours_by_spelling + q_created_ + " + " +
-                           q_ttl_ + " < unix_timestamp() OR (" + q_acquired_ + " AND " +
-                           row_holder_gone(q_name_, q_conn_) + "))",
+                           " <> connection_id() AND (" + ours_by_spelling + "(" + q_created_ +
+                           " + " + q_ttl_ + " < unix_timestamp() AND NOT (" + q_acquired_ +
+                           " AND NOT " + row_holder_gone(q_name_, q_conn_) + ")) OR (" +
+                           q_acquired_ + " AND " + row_holder_gone(q_name_, q_conn_) + "))",
                        params);
-        if (r.affected == 1) {
-            end_hung_holder_of_claimed_row();
-            return true;
+        if (r.affected == 1) return true;
+        if (!ended_hung_holder && end_hung_holder_of_stale_row(name)) {
+            ended_hung_holder = true;
+            row_stands = true;  // its row, now stale: the claim again
+            continue;
         }
         if (!granted_after_waiting || attempt == kClaimAttempts - 1) return false;
         row_stands = false;
@@ -455,37 +453,46 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
 // GET_LOCK would have kept ours from being granted, and the row-first take-over KILLs it (the
 // package's TTL promise: its transaction on that session must not commit). Under another
 // spelling, which the table's unique key conflates with ours and GET_LOCK does not, our GET_LOCK
-// was granted beside it and the claim took its row: it is KILLed here, and lock() returns only
-// once it has let go.
-void Protocol::end_hung_holder_of_claimed_row() {
-    const Result previous =
-        run("SELECT IFNULL(@" + std::string(kPreviousHeldVar) + ", 0), IFNULL(@" +
-                kPreviousHolderVar + ", 0), @" + kPreviousNameVar,
-            {}, true, true);
-    if (previous.rows.empty() || previous.rows[0].size() < 3 || !previous.rows[0][0] ||
-        to_ll(previous.rows[0][0]) == 0 || !previous.rows[0][1] || !previous.rows[0][2])
-        return;
-    const long long victim = to_ll(previous.rows[0][1]);
-    const std::string spelled = *previous.rows[0][2];
-    if (victim == 0) return;
-    // Asked in every encoding a holder may have used, as row_holder_gone() asks.
+// was granted beside it, and the claim leaves its row alone: it is KILLed here, and the row is
+// claimed once it has let go. A KILL that fails (refused, or not done in 5 s) leaves the row as it
+// was, and with it the record of whom to end, for the next contender. Returns whether a hung
+// holder was ended.
+bool Protocol::end_hung_holder_of_stale_row(const std::string &name) {
+    const Result row = run("SELECT " + q_conn_ + ", " + q_name_ + " FROM " + q_table_ + " WHERE " +
+                               q_name_ + " = ? AND " + q_conn_ + " <> connection_id() AND " +
+                               q_acquired_ + " AND " + q_created_ + " + " + q_ttl_ +
+                               " < unix_timestamp() AND NOT " + row_holder_gone(q_name_, q_conn_),
+                           {Param::str(name)}, true, true);
+    if (row.rows.empty() || row.rows[0].size() < 2 || !row.rows[0][0] || !row.rows[0][1])
+        return false;
+    const long long victim = to_ll(row.rows[0][0]);
+    if (victim <= 0) return false;
+    // Asked under the row's own spelling, in every encoding a holder may have used, as
+    // row_holder_gone() asks.
     std::vector<Param> look;
     for (int i = 0; i < 3; ++i) {
-        look.push_back(Param::str(spelled));
+        look.push_back(Param::str(*row.rows[0][1]));
         look.push_back(Param::integer(victim));
     }
     const std::string holds = "SELECT NOT " + row_holder_gone("?", "?");
     using Clock = Deadline::Clock;
     const auto started = Clock::now();
+    auto next_kill = started;
     double pause = 0.001;
-    for (int kills = 0;; ++kills) {
-        Result still = run(holds, look, true, true);
-        if (!still.value || *still.value != "1") return;
-        if (std::chrono::duration<double>(Clock::now() - started).count() > 5.0 || kills > 20)
-            throw AcquireFailed(kHolderDoesNotTerminate);
-        kill_session(victim);
+    for (;;) {
+        const auto now = Clock::now();
+        if (now >= next_kill) {
+            // KILL returns before the server has torn the session down: sent again every
+            // quarter of a second while the session holds on.
+            kill_session(victim);
+            next_kill = now + std::chrono::milliseconds(250);
+        }
         sleep_seconds(pause);
         pause = std::min(pause * 2, 0.05);
+        const Result still = run(holds, look, true, true);
+        if (!still.value || *still.value != "1") return true;
+        if (std::chrono::duration<double>(Clock::now() - started).count() > 5.0)
+            throw AcquireFailed(kHolderDoesNotTerminate);
     }
 }
 
@@ -616,6 +623,17 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     // The session GET_LOCK was granted on (see claim_granted()).
     std::uint64_t granted_on = session_.generation();
     bool first_attempt = true;
+    // Notes a look that found GET_LOCK held with no row of the name: true once every look has
+    // found so for a whole second. Looks further apart than kLookGapSeconds (a long handler run
+    // between two calls) start the second again. The row-first path it leads to counts its own
+    // second before it KILLs anyone.
+    auto rowless_for_a_second = [&](Deadline::Clock::time_point now) {
+        if (!seen.rowless_since || !seen.last_rowless_look ||
+            std::chrono::duration<double>(now - *seen.last_rowless_look).count() > kLookGapSeconds)
+            seen.rowless_since = now;
+        seen.last_rowless_look = now;
+        return std::chrono::duration<double>(now - *seen.rowless_since).count() >= 1.0;
+    };
     bool probe_free = join_at_once;
     for (;;) {
         if (holding) {
@@ -672,12 +690,7 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
                     if (row.ttl_left < 0) return true;
                     again = std::clamp(row.seconds_until_stale, kInterruptSliceSeconds, 1.0);
                 } else if (kill_rowless_holders_) {
-                    if (!seen.rowless_since) {
-                        seen.rowless_since = now;
-                    } else if (std::chrono::duration<double>(now - *seen.rowless_since).count() >=
-                               1.0) {
-                        return true;
-                    }
+                    if (rowless_for_a_second(now)) return true;
                     again = kInterruptSliceSeconds;
                 }
             }
@@ -725,9 +738,8 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
         }
         if (!look.has_row) {
             auto now = Deadline::Clock::now();
-            if (!seen.rowless_since) {
-                seen.rowless_since = now;
-            } else if (std::chrono::duration<double>(now - *seen.rowless_since).count() >= 1.0) {
+            if (rowless_for_a_second(now)) {
+                seen.rowless_since.reset();  // the row-first path counts its own second
                 return Queued::Fallback;
             }
         } else {
@@ -871,9 +883,9 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
         // and a row left before a restart may carry ours. Such a row is waited for and taken
         // over at its TTL, as another session's would be.
         Result row = run("SELECT " + q_created_ + " + " + q_ttl_ + " - unix_timestamp(), " +
-                             q_conn_ + " = connection_id() AND IFNULL(IS_USED_LOCK(" + q_name_ +
-                             ") = connection_id(), 0), IF(" + q_acquired_ + ", " + q_conn_ +
-                             ", 0) FROM " + q_table_ + " WHERE " + q_name_ + " = ?",
+                             q_conn_ + " = connection_id() AND NOT " +
+                             row_holder_gone(q_name_, q_conn_) + ", IF(" + q_acquired_ + ", " +
+                             q_conn_ + ", 0) FROM " + q_table_ + " WHERE " + q_name_ + " = ?",
                          {Param::str(name)}, true, true);
         if (row.rows.empty()) continue;  // released meanwhile
         if (row.rows[0].size() > 1 && row.rows[0][1] && *row.rows[0][1] == "1") {

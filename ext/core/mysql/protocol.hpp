@@ -71,8 +71,8 @@ std::size_t name_length(const std::string &name);
 struct WaitMemory {
     // When the side session next looks at the row, during the wait in line.
     std::optional<Deadline> next_look;
-    // Since when every look found GET_LOCK held with no row of the name.
-    std::optional<Deadline::Clock::time_point> rowless_since;
+    // Since when every look found GET_LOCK held with no row of the name, and the last such look.
+    std::optional<Deadline::Clock::time_point> rowless_since, last_rowless_look;
 };
 
 class Protocol {
@@ -172,9 +172,10 @@ class Protocol {
     enum class Queued { Acquired, Fallback };
     Queued lock_queued(const std::string &name, const Deadline &deadline, long long ttl,
                        const std::function<bool()> &interrupted, WaitMemory &seen);
-    // After a claim took a row past its TTL: KILLs its holder if it still holds GET_LOCK under
-    // the row's own spelling, and waits until it has let go.
-    void end_hung_holder_of_claimed_row();
+    // When a claim left a row past its TTL whose holder still holds GET_LOCK under the row's own
+    // spelling: KILLs that holder and waits (up to 5 s) until it has let go; false if there
+    // was none.
+    bool end_hung_holder_of_stale_row(const std::string &name);
     bool claim_row_holding_get_lock(const std::string &name, long long ttl, bool row_stands,
                                     bool granted_after_waiting);
     // claim_row_holding_get_lock() for a grant made on session generation `granted_on`. On any
