@@ -1500,6 +1500,32 @@ TEST_F(MysqlServer, RowlessHolderIsKilledUnderThePackagesRule) {
 
 // A session shared with the application (as a PDO's) waits for a rowless holder up to the
 // caller's deadline when kills are off, and leaves no row behind.
+// Without a side session (max_user_connections reached, say) nothing looks at the row during a
+// wait: the looks after each wait, a server-side wait apart, still make the second after which
+// a holder with no row is ended.
+TEST_F(MysqlServer, RowlessHolderIsKilledAlsoWithoutASideSession) {
+    struct NoSideSession : NativeSession {
+        using NativeSession::NativeSession;
+        Session *side_session() override { return nullptr; }
+    };
+    ConnectParams params = server();
+    params.read_timeout = 3;  // waits of 2 s each
+    NativeSession holder(server());
+    NoSideSession b(params);
+    std::string n = name("rowless-noside");
+    holder.execute("SELECT GET_LOCK(?, 0)", {Param::str(n)}, true, false);
+    const auto session = holder.generation();
+    Protocol pb(b, QuoteStyle::Default);
+    WaitMemory memory;
+    auto t0 = std::chrono::steady_clock::now();
+    EXPECT_NO_THROW(pb.lock(
+        n, Deadline::after(15), 30, [] { return false; }, &memory));
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 12);
+    holder.ensure_connected();  // a killed session is replaced
+    EXPECT_NE(holder.generation(), session) << "the holder was killed";
+    EXPECT_TRUE(pb.unlock(n));
+}
+
 TEST_F(MysqlServer, SharedSessionWaitsForARowlessHolderUntilTheDeadline) {
     NativeSession holder(server()), b(server()), probe(server());
     std::string n = name("rowless-pdo");

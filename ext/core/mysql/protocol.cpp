@@ -69,8 +69,6 @@ constexpr const char *kHolderDoesNotTerminate =
 // The longest server-side wait between two looks at the caller's interrupted() on a session
 // that cannot end a wait in flight; also when a long wait first looks at the row.
 constexpr double kInterruptSliceSeconds = 0.2;
-// Two looks further apart than this do not count as one unbroken observation.
-constexpr double kLookGapSeconds = 0.5;
 // Between bounded server-side waits the caller may run PHP signal handlers.
 void throw_if_interrupted(const std::function<bool()> &interrupted) {
     if (interrupted && interrupted()) throw WaitInterrupted("interrupted");
@@ -261,7 +259,7 @@ bool Protocol::take_get_lock_owning_row(const std::string &name, bool took_over,
                                         const Deadline &deadline,
                                         const std::function<void()> &check_interrupt) {
     using Clock = Deadline::Clock;
-    constexpr double kLongHoldSeconds = 1.0;
+    constexpr double kLongHoldSeconds = 1.0, kLookGapSeconds = 0.5;
     double pause = 0.001;
     int kills = 0;
     const auto started = Clock::now();
@@ -623,15 +621,11 @@ Protocol::Queued Protocol::lock_queued(const std::string &name, const Deadline &
     // The session GET_LOCK was granted on (see claim_granted()).
     std::uint64_t granted_on = session_.generation();
     bool first_attempt = true;
-    // Notes a look that found GET_LOCK held with no row of the name: true once every look has
-    // found so for a whole second. Looks further apart than kLookGapSeconds (a long handler run
-    // between two calls) start the second again. The row-first path it leads to counts its own
-    // second before it KILLs anyone.
+    // Notes a look that found GET_LOCK held with no row of the name: true once the looks have
+    // found so for a whole second. (Only a fallback to the row-first path follows, which counts
+    // a second of its own, in looks close together, before it KILLs anyone.)
     auto rowless_for_a_second = [&](Deadline::Clock::time_point now) {
-        if (!seen.rowless_since || !seen.last_rowless_look ||
-            std::chrono::duration<double>(now - *seen.last_rowless_look).count() > kLookGapSeconds)
-            seen.rowless_since = now;
-        seen.last_rowless_look = now;
+        if (!seen.rowless_since) seen.rowless_since = now;
         return std::chrono::duration<double>(now - *seen.rowless_since).count() >= 1.0;
     };
     bool probe_free = join_at_once;

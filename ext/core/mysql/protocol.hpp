@@ -71,8 +71,8 @@ std::size_t name_length(const std::string &name);
 struct WaitMemory {
     // When the side session next looks at the row, during the wait in line.
     std::optional<Deadline> next_look;
-    // Since when every look found GET_LOCK held with no row of the name, and the last such look.
-    std::optional<Deadline::Clock::time_point> rowless_since, last_rowless_look;
+    // Since when every look found GET_LOCK held with no row of the name.
+    std::optional<Deadline::Clock::time_point> rowless_since;
 };
 
 class Protocol {
