@@ -336,9 +336,9 @@ std::unique_ptr<renew::Renewal> make_renewal_for(const LockState &state,
             if (!mysql_session_intact(state)) return nullptr;
             // Judged by the holding session's connection id and by a user lock only that
             // session holds (ids are reused after a server restart); the renewal also needs it
-            // to hold GET_LOCK. Taking that lock (once per session) may find the session gone.
+            // to hold GET_LOCK. Taking that lock (once per session) throws if the session was
+            // replaced meanwhile.
             std::string identity = state.mysql->native->identity_lock();
-            if (!mysql_session_intact(state)) return nullptr;
             renewal = mysql::make_renewal(
                 *state.config.mysql, mysql::QuoteStyle::Default, state.config.table, state.key,
                 state.mysql->native->connection_id(), mysql_ttl_seconds(ttl), std::move(identity));

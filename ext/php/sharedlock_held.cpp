@@ -139,10 +139,9 @@ void start_renewal(HeldLock &lock, nativelock::renew::Instant since) {
     if (lock.generation != s.held_native->generation() || !s.held_native->connected()) return;
     // The renewer's own session extends the row of the session that holds GET_LOCK: it is
     // judged by that session's connection id and by a user lock only that session holds (ids
-    // are reused after a server restart). Taking that lock (once per session) may find the
-    // session replaced: the lock went with the old one.
+    // are reused after a server restart). Taking that lock (once per session) throws if the
+    // session was replaced meanwhile: the lock went with the old one.
     std::string identity = s.held_native->identity_lock();
-    if (lock.generation != s.held_native->generation()) return;
     lock.lease = nativelock::renew::Renewer::instance().start(
         core::make_renewal(s.held_native->params(), quote_style(), "shared_locks", lock.name,
                            s.held_native->connection_id(), lock.ttl, std::move(identity)),

@@ -426,14 +426,13 @@ bool Protocol::claim_row_holding_get_lock(const std::string &name, long long ttl
                 if (e.code() != kErDupEntry && e.sqlstate() != "23000") throw;
             }
         }
-        // A row past its TTL is stale unless its holder still holds GET_LOCK under the row's
-        // own spelling (then it is hung, and ended below before its row is taken).
+        // A row not marked acquired is stale past its TTL; a marked one once its holder has let
+        // GET_LOCK go (one that still holds it past its TTL is hung, and ended below first).
         Result r = run("UPDATE " + q_table_ + " SET " + q_conn_ + " = connection_id(), " +
                            q_created_ + " = unix_timestamp(), " + q_ttl_ + " = ?, " + q_acquired_ +
                            " = true, " + q_name_ + " = ? WHERE " + q_name_ + " = ? AND " + q_conn_ +
-                           " <> connection_id() AND (" + ours_by_spelling + "(" + q_created_ +
-                           " + " + q_ttl_ + " < unix_timestamp() AND NOT (" + q_acquired_ +
-                           " AND NOT " + row_holder_gone(q_name_, q_conn_) + ")) OR (" +
+                           " <> connection_id() AND (" + ours_by_spelling + "(NOT " + q_acquired_ +
+                           " AND " + q_created_ + " + " + q_ttl_ + " < unix_timestamp()) OR (" +
                            q_acquired_ + " AND " + row_holder_gone(q_name_, q_conn_) + "))",
                        params);
         if (r.affected == 1) return true;
