@@ -143,6 +143,11 @@ CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, ui
                         zval *argv) {
     volatile bool bailed = false;
     ZVAL_UNDEF(retval);
+    // PHP runs pending signal handlers inside this call, and a handler may call SharedLock
+    // itself. That nested call must neither take as its own nor drop the exception an earlier
+    // statement of ours stashed (the expected error of a wait's slice, say): it is set aside
+    // for the call and put back after it. What a nested call left behind is its own.
+    zend_object *outer = take_previous();
     zend_try {
         zend_call_known_instance_method(fn, object, retval, argc, argv);
     }
@@ -150,6 +155,8 @@ CallStatus guarded_call(zend_object *object, zend_function *fn, zval *retval, ui
         bailed = true;
     }
     zend_end_try();
+    drop_previous();
+    NATIVELOCK_G(sharedlock_stashed_previous) = outer;
     if (bailed) return CallStatus::Bailout;
     if (EG(exception)) return CallStatus::Exception;
     return CallStatus::Ok;
