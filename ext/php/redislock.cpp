@@ -22,6 +22,7 @@ extern "C" {
 #include <hiredis/hiredis.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "common/process.hpp"
@@ -54,7 +55,10 @@ zend_string *lock_key(zend_object *object, const LockState &state) {
     return key;
 }
 
-enum class LockOutcome { Acquired, NotAcquired, Error, Thrown, Bailout };
+// Reconstructed: a signal handler ran the constructor again during the wait, which gave up
+// its place; the caller starts over with the lock's new name, value and TTL, as the original's
+// next try would have.
+enum class LockOutcome { Acquired, NotAcquired, Error, Thrown, Bailout, Reconstructed };
 
 // The lock's TTL as sent to the server: at least 1 s (0 and negative values are a ValueError at
 // lock()), at most kMaxTtlSeconds.
@@ -67,12 +71,13 @@ long long effective_ttl(long long seconds) {
 // signal handlers run between waits (inside zend_try, see interrupts.h) and the wait goes on
 // with the same deadline. Returns Thrown when a handler threw or exited, Bailout when PHP must
 // bail out (the caller does so once this frame is gone), Error with `error` filled.
-LockOutcome lock_natively(zend_object *object, std::string_view key, double budget,
-                          PendingError &error) noexcept {
+LockOutcome lock_natively(zend_object *object, std::string_view key, bool wait_for_it,
+                          const Deadline &deadline, PendingError &error) noexcept {
     try {
         // A copy: setRedis() called by a signal handler does not move a wait in progress.
         std::shared_ptr<const redis::ConnectionParams> params = redislock_globals().params;
         LockState *state = &state_of(object);
+        const unsigned construction = state->constructions;
         std::string value = state->value;
         long long ttl = effective_ttl(state->timeout);
         const bool fencing = NATIVELOCK_G(fencing);
@@ -81,8 +86,7 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
         // When the key's TTL started, if the wait knows it (a hand-over may have set it before
         // the grant reached us).
         std::optional<nativelock::renew::Instant> held_since;
-        if (budget > 0) {
-            auto deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
+        if (wait_for_it) {
             // The command connection is not closed as idle while the wait lasts, however long:
             // a signal handler's own locks sweep the pool too. (The wait keeps its subscriber.)
             redis::Pool::Pin command_connection_in_use = redislock_globals().pool.pin(*params);
@@ -119,6 +123,11 @@ LockOutcome lock_natively(zend_object *object, std::string_view key, double budg
                 }
                 switch (after) {
                     case AfterInterrupt::KeepWaiting:
+                        // A handler that constructed the object anew asked for another lock.
+                        if (state_of(object).constructions != construction) {
+                            give_up();
+                            return LockOutcome::Reconstructed;
+                        }
                         continue;
                     case AfterInterrupt::Exception:
                         give_up();
@@ -201,40 +210,45 @@ bool renew_token_after_fork(zend_object *object) {
 }
 
 void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *return_value) {
-    if (!ensure_redis()) return;
-    LockState *state = constructed_state(object);
-    if (!state) return;
-    if (state->timeout < 1) {
-        zend_value_error(
-            "RedisLock::lock(): the lock's $timeout (TTL) must be at least 1 second, " ZEND_LONG_FMT
-            " given",
-            static_cast<zend_long>(state->timeout));
-        return;
-    }
-    if (state->value_tag != nativelock::process::current_tag() && !renew_token_after_fork(object))
-        return;
-    zend_string *key = lock_key(object, *state);
-    if (!key) return;
-    state = &state_of(object);  // key() may have run user code
-    double budget =
-        has_max_wait ? max_wait : (state->fail == Fail::Block ? kDefaultBlockBudget : 0.0);
-
-    PendingError error;
-    LockOutcome outcome =
-        lock_natively(object, std::string_view(ZSTR_VAL(key), ZSTR_LEN(key)), budget, error);
-    zend_string_release(key);
+    std::optional<Deadline> deadline;  // from the first round: a round started over keeps it
+    LockOutcome outcome;
+    do {
+        if (!ensure_redis()) return;
+        LockState *state = constructed_state(object);
+        if (!state) return;
+        if (state->timeout < 1) {
+            zend_value_error(
+                "RedisLock::lock(): the lock's $timeout (TTL) must be at least 1 "
+                "second, " ZEND_LONG_FMT " given",
+                static_cast<zend_long>(state->timeout));
+            return;
+        }
+        if (state->value_tag != nativelock::process::current_tag() &&
+            !renew_token_after_fork(object))
+            return;
+        zend_string *key = lock_key(object, *state);
+        if (!key) return;
+        state = &state_of(object);  // key() may have run user code
+        const double budget =
+            has_max_wait ? max_wait : (state->fail == Fail::Block ? kDefaultBlockBudget : 0.0);
+        if (!deadline) deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
+        PendingError error;
+        outcome = lock_natively(object, std::string_view(ZSTR_VAL(key), ZSTR_LEN(key)), budget > 0,
+                                *deadline, error);
+        zend_string_release(key);
+        if (outcome == LockOutcome::Error) {
+            throw_error(error);
+            return;
+        }
+    } while (outcome == LockOutcome::Reconstructed);
     if (outcome == LockOutcome::Bailout) zend_bailout();
     if (outcome == LockOutcome::Thrown) return;
-    if (outcome == LockOutcome::Error) {
-        throw_error(error);
-        return;
-    }
     if (outcome == LockOutcome::Acquired) {
         track(object);
         set_needs_release(object, true);
         RETURN_TRUE;
     }
-    state = &state_of(object);
+    LockState *state = &state_of(object);
     switch (state->fail) {
         case Fail::Except:
             zend_throw_exception_ex(fail_exception_ce, 0, "Could not get lock \"%.*s\"",

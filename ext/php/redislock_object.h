@@ -63,6 +63,8 @@ struct LockState {
     long long timeout = 0;
     Fail fail = Fail::Except;
     bool constructed = false;
+    // Runs of the constructor: a wait notices that a signal handler ran it again.
+    unsigned constructions = 0;
     // While held: where and under which key, and by which process.
     bool held = false;
     nativelock::process::Tag owner;
