@@ -91,6 +91,9 @@ zend_object *create_object(zend_class_entry *ce) {
 // already released and unlinked anything still held when the request ended.
 void free_object(zend_object *object) {
     auto *self = from_object(object);
+    // Still linked only when taken after RSHUTDOWN, by user code that ran later: unlinked, so
+    // that the list never leads to a freed object.
+    nativelock::php::registry_remove(&self->state.held_entry);
     // A held lock is tracked with a reference, so only untracked objects get here holding
     // (nativelock.auto_release=0 keeps the lock like the original, which never releases).
     if (NATIVELOCK_G(auto_release)) release_quietly(self->state);

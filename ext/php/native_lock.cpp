@@ -423,8 +423,21 @@ zend_object *create_lock(zend_class_entry *ce) {
 
 void free_lock(zend_object *object) {
     LockState &state = state_of(object);
-    // Only untracked objects get here: not held, detached, or the parent's after fork. A
-    // detached lock outlives its object by design.
+    // Tracked still only when taken after RSHUTDOWN's release, by user code that ran later (a
+    // session save handler's write(), a stream wrapper closed at shutdown): the object store
+    // frees it now, and the lock goes with it. Not on an application's PDO, which may be
+    // gone already: its lock went with its connection.
+    if (state.entry.linked) {
+        registry_remove(&state.entry);
+        try {
+            if (held_here(state) && !(state.mysql && state.mysql->is_pdo()))
+                release_on_backend(state);
+        } catch (...) {
+        }
+        mark_not_held(state);
+    }
+    // Otherwise only untracked objects get here: not held, detached, or the parent's after
+    // fork. A detached lock outlives its object by design.
     if (state.backend) OBJ_RELEASE(state.backend);
     state.backend = nullptr;
     LockObject::destroy(object);

@@ -19,10 +19,6 @@ extern "C" {
 
 ZEND_DECLARE_MODULE_GLOBALS(nativelock)
 
-// The session module's save, where PHP has one: a weak reference, null in a PHP built without
-// sessions (the session module is built into Debian's binaries, never a shared extension).
-extern "C" PHPAPI zend_result php_session_flush(int write) __attribute__((weak));
-
 namespace {
 
 ZEND_INI_MH(OnUpdateTimeout) {
@@ -177,24 +173,23 @@ static PHP_RINIT_FUNCTION(nativelock) {
 static PHP_RSHUTDOWN_FUNCTION(nativelock) {
     (void)type;
     (void)module_number;
-    // The session module saves an open session in its own RSHUTDOWN, which runs after this one
-    // (a shared extension is shut down before the modules built in). A user save handler's
-    // write() and close() would then take locks after the drain below, and nothing would
-    // release them: a native session's lock held while the worker idles, a PDO driver's state
-    // left for the next request with objects of this one. So the session is saved here first,
-    // as session_write_close() would; the session module then finds nothing left to save.
-    // Guarded as it guards its own: a handler's uncaught exception or exit() ends the save.
-    if (php_session_flush) {
-        zend_try {
-            php_session_flush(1);
-        }
-        zend_end_try();
-    }
     nativelock::php::registry_drain();
     nativelock_filelock_rshutdown();
     nativelock_redislock_rshutdown();
     nativelock_sharedlock_rshutdown();
     nativelock_native_rshutdown();
+    return SUCCESS;
+}
+
+// After the object store was freed. User code can still run after RSHUTDOWN: a session save
+// handler's write() and close() (the session module, built into PHP, is shut down after this
+// shared extension), a user stream wrapper closed with the resource list. Lock objects it
+// made released their locks as they were freed; SharedLock's request state, made anew by it,
+// is released and dropped here, so that it cannot reach the next request. The registry's
+// entries were those of objects now gone.
+static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(nativelock) {
+    nativelock_sharedlock_post_deactivate();
+    NATIVELOCK_G(held_locks) = nullptr;
     return SUCCESS;
 }
 
@@ -236,7 +231,7 @@ zend_module_entry nativelock_module_entry = {
     PHP_MODULE_GLOBALS(nativelock),
     PHP_GINIT(nativelock),
     PHP_GSHUTDOWN(nativelock),
-    nullptr,
+    ZEND_MODULE_POST_ZEND_DEACTIVATE_N(nativelock),
     STANDARD_MODULE_PROPERTIES_EX,
 };
 

@@ -76,6 +76,12 @@ class PdoSession : public nativelock::mysql::Session {
     // A statement is running: user code it runs (a PDO subclass, a signal handler) must not
     // destroy this session under it.
     bool running() const { return running_ > 0; }
+    // After the object store was freed: the PDO and the prepared statements are gone, and
+    // destruction must not touch them.
+    void abandon() {
+        statements_.pDestructor = nullptr;
+        pdo_ = nullptr;
+    }
 
   private:
     nativelock::mysql::Result run_statement(const std::string &sql,

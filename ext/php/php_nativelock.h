@@ -80,6 +80,7 @@ void nativelock_redislock_gshutdown(zend_nativelock_globals *globals);
 void nativelock_redislock_minfo();
 void nativelock_sharedlock_minit(int module_number);
 void nativelock_sharedlock_rshutdown();
+void nativelock_sharedlock_post_deactivate();
 void nativelock_sharedlock_gshutdown(zend_nativelock_globals *globals);
 void nativelock_sharedlock_minfo();
 

@@ -213,7 +213,7 @@ PdoSession::PdoSession(zend_object *pdo) : pdo_(pdo) {
 
 PdoSession::~PdoSession() {
     zend_hash_destroy(&statements_);
-    OBJ_RELEASE(pdo_);
+    if (pdo_) OBJ_RELEASE(pdo_);
 }
 
 namespace {

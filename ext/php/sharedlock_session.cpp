@@ -264,6 +264,27 @@ void nativelock_sharedlock_rshutdown() {
     if (NATIVELOCK_G(sharedlock_pool)) the_pool().sessions.close_idle();
 }
 
+// A request state made after RSHUTDOWN, by user code that ran later (see the module's
+// post_deactivate): its objects (the PDO, exceptions) were freed with the object store and are
+// not touched. Locks on a native session are released; those on a PDO went with its connection
+// (their rows have a holder that is gone, which the next contender takes over).
+void nativelock_sharedlock_post_deactivate() {
+    RequestState *state = request_state_if_any();
+    NATIVELOCK_G(sharedlock_stashed_previous) = nullptr;
+    NATIVELOCK_G(sharedlock_deferred_throwable) = nullptr;
+    if (!state) return;
+    for (zval *z : {&state->config_host, &state->config_db, &state->config_user,
+                    &state->config_password, &state->config_charset, &state->config_port,
+                    &state->config_dsn, &state->pdo, &state->side_pdo})
+        ZVAL_UNDEF(z);
+    if (state->pdo_session) state->pdo_session->abandon();
+    if (!state->held_via_pdo) release_at_request_end(&state->entry);
+    state->held.clear();
+    delete state;
+    NATIVELOCK_G(sharedlock_state) = nullptr;
+    if (NATIVELOCK_G(sharedlock_pool)) the_pool().sessions.close_idle();
+}
+
 // Per thread under ZTS, after MSHUTDOWN under NTS: the pool's sessions close here.
 void nativelock_sharedlock_gshutdown(zend_nativelock_globals *globals) {
     delete globals->sharedlock_pool;

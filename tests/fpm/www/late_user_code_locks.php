@@ -1,0 +1,89 @@
+<?php
+// User code that PHP runs after nativelock's request shutdown took its locks back: a session
+// save handler's write() or close(), or a user stream wrapper's stream_close() for a stream
+// left open, run when the resource list is closed. Each takes a lock of every kind and keeps
+// it; what it acquired goes to the file ?report=. Prints the pid.
+use ItsMieger\MySqlSharedLocks\SharedLock;
+
+function take_every_lock(array $q): void
+{
+    $env = fn(string $n, string $d) => getenv($n) === false ? $d : getenv($n);
+    $name = $q['name'];
+    $got = [];
+    try {
+        ini_set('nativelock.sharedlock_driver', $q['driver']);
+        SharedLock::configureConnection($env('NATIVELOCK_MYSQL_HOST', '127.0.0.1'),
+            $env('NATIVELOCK_MYSQL_DATABASE', 'nativelock_test'), $env('NATIVELOCK_MYSQL_USER', 'nativelock'),
+            $env('NATIVELOCK_MYSQL_PASSWORD', 'nativelock'), 'utf8mb4', (int) $env('NATIVELOCK_MYSQL_PORT', '13306'));
+        $GLOBALS['held'][] = SharedLock::lock($name, 2, 60);
+        $got[] = 'shared';
+        $file = new Filelock($name);
+        if ($file->lock(2.0) === LOCKFILE_SUCCESS) {
+            $GLOBALS['held'][] = $file;
+            $got[] = 'file';
+        }
+        RedisLock::setRedis($q['uri']);
+        if ($redis = RedisLock::createAndLock($name, 60, RedisLock::FAIL_RETURN)) {
+            $GLOBALS['held'][] = $redis;
+            $got[] = 'redis';
+        }
+        $native = new Nativelock\Lock(new Nativelock\RedisBackend($q['uri']), $name . '-native');
+        if ($native->acquire(60)) {
+            $GLOBALS['held'][] = $native;
+            $got[] = 'native-redis';
+        }
+        $nativeFile = new Nativelock\Lock(new Nativelock\FileBackend($q['dir']), $name . '-native');
+        if ($nativeFile->acquire(60)) {
+            $GLOBALS['held'][] = $nativeFile;
+            $got[] = 'native-file';
+        }
+    } catch (Throwable $e) {
+        $got[] = get_class($e) . ': ' . $e->getMessage();
+    }
+    file_put_contents($q['report'], implode(',', $got));
+}
+
+final class LockingSaveHandler implements SessionHandlerInterface
+{
+    public function __construct(private array $q) {}
+    public function open(string $path, string $name): bool { return true; }
+    public function read(string $id): string|false { return ''; }
+    public function destroy(string $id): bool { return true; }
+    public function gc(int $max): int|false { return 0; }
+    public function write(string $id, string $data): bool
+    {
+        if ($this->q['via'] === 'write') {
+            take_every_lock($this->q);
+        }
+        return true;
+    }
+    public function close(): bool
+    {
+        if ($this->q['via'] === 'close') {
+            take_every_lock($this->q);
+        }
+        return true;
+    }
+}
+
+final class LockingStream
+{
+    public $context;
+    public function stream_open(string $path, string $mode, int $options, ?string &$opened): bool { return true; }
+    public function stream_write(string $data): int { return strlen($data); }
+    public function stream_close(): void { take_every_lock($GLOBALS['query']); }
+}
+
+$query = $_GET;
+if ($query['via'] === 'stream') {
+    stream_wrapper_register('locking', LockingStream::class);
+    $GLOBALS['stream'] = fopen('locking://x', 'w');
+} else {
+    ini_set('session.use_cookies', '0');
+    ini_set('session.use_only_cookies', '0');
+    session_set_save_handler(new LockingSaveHandler($query), false);
+    session_id('nl' . getmypid());
+    session_start();
+    $_SESSION['n'] = 1;
+}
+echo getmypid(), "\n";
