@@ -162,6 +162,7 @@ static PHP_RINIT_FUNCTION(nativelock) {
     ZEND_TSRMLS_CACHE_UPDATE();
 #endif
     NATIVELOCK_G(held_locks) = nullptr;
+    NATIVELOCK_G(request_released) = false;
     nativelock_filelock_rinit();
     return SUCCESS;
 }
@@ -178,6 +179,7 @@ static PHP_RSHUTDOWN_FUNCTION(nativelock) {
     nativelock_redislock_rshutdown();
     nativelock_sharedlock_rshutdown();
     nativelock_native_rshutdown();
+    NATIVELOCK_G(request_released) = true;
     return SUCCESS;
 }
 

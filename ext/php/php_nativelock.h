@@ -43,6 +43,9 @@ bool auto_renew;
 double pool_idle_timeout;
 // Held locks of this request, released at request end (see request_registry.h).
 nativelock::php::RegistryEntry *held_locks;
+// RSHUTDOWN has released the request's locks; what user code takes later is released as its
+// objects are freed (SharedLock's: on the native driver only).
+bool request_released;
 // SharedLock: this request's state, and this process's pool of native sessions (kept across
 // requests; never created in MINIT). Both created on first use.
 nativelock::php::sharedlock::RequestState *sharedlock_state;

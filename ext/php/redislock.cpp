@@ -226,12 +226,20 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
         if (state->value_tag != nativelock::process::current_tag() &&
             !renew_token_after_fork(object))
             return;
-        zend_string *key = lock_key(object, *state);
-        if (!key) return;
-        state = &state_of(object);  // key() may have run user code
         const double budget =
             has_max_wait ? max_wait : (state->fail == Fail::Block ? kDefaultBlockBudget : 0.0);
         if (!deadline) deadline = Deadline::after(budget);  // >= 1e9 s or INF: never
+        const unsigned construction = state->constructions;
+        zend_string *key = lock_key(object, *state);
+        if (!key) return;
+        state = &state_of(object);  // key() may have run user code
+        if (state->constructions != construction) {
+            // Constructed anew meanwhile (by a handler, or by key() itself): the key is the
+            // old lock's. Asked again, until the deadline (a key() that always does so ends).
+            zend_string_release(key);
+            outcome = deadline->expired() ? LockOutcome::NotAcquired : LockOutcome::Reconstructed;
+            continue;
+        }
         PendingError error;
         outcome = lock_natively(object, std::string_view(ZSTR_VAL(key), ZSTR_LEN(key)), budget > 0,
                                 *deadline, error);

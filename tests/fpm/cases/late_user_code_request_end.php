@@ -3,6 +3,7 @@
 // handler's write() or close(), a user stream wrapper closed with
 // the resource list) are released when the request ends, with every SharedLock driver; the next
 // request of the same worker runs normally (nothing of the last one's state reaches it).
+// SharedLock takes no lock through a PDO then: it says so.
 require __DIR__ . '/../lib.php';
 
 use ItsMieger\MySqlSharedLocks\SharedLock;
@@ -17,10 +18,14 @@ $dir = fpm_lockdir() . 'late-locks/';
 @mkdir($dir);
 Filelock::$lockpath = fpm_lockdir();
 $report = fpm_lockdir() . 'late-report';
-$expected = 'shared,file,redis,native-redis,native-file';
+// Through a PDO SharedLock refuses: that lock could not be released (the PDO is freed first;
+// a persistent one would keep it).
+$refused = 'shared: ItsMieger\\MySqlSharedLocks\\Exception\\SharedLockAcquireException: no lock through a PDO '
+    . "after request end released the request's locks (nothing could release it); the native driver can";
 
 foreach (['write', 'close', 'stream'] as $via) {
-    foreach (['native', 'pdo'] as $driver) {
+    foreach (['native', 'pdo', 'persistent'] as $driver) {
+        $expected = $driver === 'native' ? 'shared,file,redis,native-redis,native-file' : "$refused,file,redis,native-redis,native-file";
         $pids = [];
         $held = [];
         $reports = [];

@@ -10,36 +10,47 @@ function take_every_lock(array $q): void
     $env = fn(string $n, string $d) => getenv($n) === false ? $d : getenv($n);
     $name = $q['name'];
     $got = [];
-    try {
-        ini_set('nativelock.sharedlock_driver', $q['driver']);
-        SharedLock::configureConnection($env('NATIVELOCK_MYSQL_HOST', '127.0.0.1'),
-            $env('NATIVELOCK_MYSQL_DATABASE', 'nativelock_test'), $env('NATIVELOCK_MYSQL_USER', 'nativelock'),
-            $env('NATIVELOCK_MYSQL_PASSWORD', 'nativelock'), 'utf8mb4', (int) $env('NATIVELOCK_MYSQL_PORT', '13306'));
-        $GLOBALS['held'][] = SharedLock::lock($name, 2, 60);
-        $got[] = 'shared';
+    $try = function (string $what, callable $take) use (&$got) {
+        try {
+            if ($held = $take()) {
+                $GLOBALS['held'][] = $held;
+                $got[] = $what;
+            }
+        } catch (Throwable $e) {
+            $got[] = "$what: " . get_class($e) . ': ' . $e->getMessage();
+        }
+    };
+    $try('shared', function () use ($q, $env, $name) {
+        $host = $env('NATIVELOCK_MYSQL_HOST', '127.0.0.1');
+        $port = (int) $env('NATIVELOCK_MYSQL_PORT', '13306');
+        $db = $env('NATIVELOCK_MYSQL_DATABASE', 'nativelock_test');
+        $user = $env('NATIVELOCK_MYSQL_USER', 'nativelock');
+        $password = $env('NATIVELOCK_MYSQL_PASSWORD', 'nativelock');
+        if ($q['driver'] === 'persistent') {
+            SharedLock::setConnection(new PDO("mysql:host=$host;port=$port;dbname=$db", $user, $password,
+                [PDO::ATTR_PERSISTENT => true]));
+        } else {
+            ini_set('nativelock.sharedlock_driver', $q['driver']);
+            SharedLock::configureConnection($host, $db, $user, $password, 'utf8mb4', $port);
+        }
+        return SharedLock::lock($name, 2, 60);
+    });
+    $try('file', function () use ($name) {
         $file = new Filelock($name);
-        if ($file->lock(2.0) === LOCKFILE_SUCCESS) {
-            $GLOBALS['held'][] = $file;
-            $got[] = 'file';
-        }
+        return $file->lock(2.0) === LOCKFILE_SUCCESS ? $file : null;
+    });
+    $try('redis', function () use ($q, $name) {
         RedisLock::setRedis($q['uri']);
-        if ($redis = RedisLock::createAndLock($name, 60, RedisLock::FAIL_RETURN)) {
-            $GLOBALS['held'][] = $redis;
-            $got[] = 'redis';
-        }
-        $native = new Nativelock\Lock(new Nativelock\RedisBackend($q['uri']), $name . '-native');
-        if ($native->acquire(60)) {
-            $GLOBALS['held'][] = $native;
-            $got[] = 'native-redis';
-        }
-        $nativeFile = new Nativelock\Lock(new Nativelock\FileBackend($q['dir']), $name . '-native');
-        if ($nativeFile->acquire(60)) {
-            $GLOBALS['held'][] = $nativeFile;
-            $got[] = 'native-file';
-        }
-    } catch (Throwable $e) {
-        $got[] = get_class($e) . ': ' . $e->getMessage();
-    }
+        return RedisLock::createAndLock($name, 60, RedisLock::FAIL_RETURN);
+    });
+    $try('native-redis', function () use ($q, $name) {
+        $lock = new Nativelock\Lock(new Nativelock\RedisBackend($q['uri']), $name . '-native');
+        return $lock->acquire(60) ? $lock : null;
+    });
+    $try('native-file', function () use ($q, $name) {
+        $lock = new Nativelock\Lock(new Nativelock\FileBackend($q['dir']), $name . '-native');
+        return $lock->acquire(60) ? $lock : null;
+    });
     file_put_contents($q['report'], implode(',', $got));
 }
 
