@@ -191,6 +191,8 @@ static PHP_RSHUTDOWN_FUNCTION(nativelock) {
 // entries were those of objects now gone.
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(nativelock) {
     nativelock_sharedlock_post_deactivate();
+    // RedisLock's request settings (a setRedis() of that late code) end with the request too.
+    nativelock_redislock_rshutdown();
     NATIVELOCK_G(held_locks) = nullptr;
     return SUCCESS;
 }

@@ -38,6 +38,8 @@ namespace {
 
 // The original's FAIL_BLOCK: tries at 0, 1, 3, 7 and 15 s.
 constexpr double kDefaultBlockBudget = 15.0;
+// The original's tries per lock() (FAIL_BLOCK): "after 5 tries".
+constexpr int kTries = 5;
 
 // The key: "redislock:" . name natively, or what an overriding key() returns (called here,
 // before the core is entered). Returns nullptr with an exception pending on failure.
@@ -212,6 +214,7 @@ bool renew_token_after_fork(zend_object *object) {
 void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *return_value) {
     std::optional<Deadline> deadline;  // from the first round: a round started over keeps it
     LockOutcome outcome;
+    int key_asked_again = 0;
     do {
         if (!ensure_redis()) return;
         LockState *state = constructed_state(object);
@@ -235,9 +238,14 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
         state = &state_of(object);  // key() may have run user code
         if (state->constructions != construction) {
             // Constructed anew meanwhile (by a handler, or by key() itself): the key is the
-            // old lock's. Asked again, until the deadline (a key() that always does so ends).
+            // old lock's, and key() is asked again. As many times as the original tries (a
+            // key() that always does so ends, also without a deadline).
             zend_string_release(key);
-            outcome = deadline->expired() ? LockOutcome::NotAcquired : LockOutcome::Reconstructed;
+            if (++key_asked_again >= kTries) {
+                outcome = LockOutcome::NotAcquired;
+                break;
+            }
+            outcome = LockOutcome::Reconstructed;
             continue;
         }
         PendingError error;

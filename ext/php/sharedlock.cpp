@@ -226,17 +226,6 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
         RETURN_THROWS();
     }
     std::string lock_name = str_of(name);
-    // User code that PHP runs after the request's locks were released (a session save
-    // handler's write() or close(), a stream wrapper closed at shutdown): a lock on the native
-    // driver is released at the very end of the request, but one through a PDO could not be
-    // (the PDO is freed first; a persistent one would keep it).
-    if (NATIVELOCK_G(request_released) && (st().pdo_mode || !st().configured)) {
-        throw_lock_exception(ce_acquire, name, nullptr,
-                             "no lock through a PDO after request end released the request's "
-                             "locks (nothing could release it); the native driver can",
-                             nullptr);
-        RETURN_THROWS();
-    }
     // INF and >= 1e9 s: no limit (Deadline::never()); the TTL is clamped to kMaxTtlSeconds.
     const auto deadline = nativelock::Deadline::after(timeout_s);
     const long long ttl_whole = core::ttl_seconds(ttl_s);
@@ -255,6 +244,18 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLock, lock) {
     const core::Session *seen_through = nullptr;
     std::uint64_t seen_generation = 0;
     for (;;) {
+        // User code that PHP runs after the request's locks were released (a session save
+        // handler's write() or close(), a stream wrapper closed at shutdown): a lock on the native
+        // driver is released at the very end of the request, but one through a PDO could not be
+        // (the PDO is freed first; a persistent one would keep it). Asked every round: a handler
+        // may have switched to a PDO.
+        if (NATIVELOCK_G(request_released) && (st().pdo_mode || !st().configured)) {
+            throw_lock_exception(ce_acquire, name, nullptr,
+                                 "no lock through a PDO after request end released the request's "
+                                 "locks (nothing could release it); the native driver can",
+                                 nullptr);
+            RETURN_THROWS();
+        }
         bool interrupted = false;
         {
             NL_TRY

@@ -59,5 +59,7 @@ foreach (['write', 'close', 'stream'] as $via) {
         fpm_check(array_unique($reports) === [$expected],
             "$via/$driver: the late code took every lock (" . implode(' | ', array_unique($reports)) . ')');
         fpm_check($held === [], "$via/$driver: every lock it took is free after its request" . ($held ? ': ' . implode('; ', $held) : ''));
+        $next = trim(fpm_get('late_user_code_locks.php', ['via' => 'check']));
+        fpm_check($next === 'RedisLock not configured', "$via/$driver: its setRedis() did not reach the next request ($next)");
     }
 }

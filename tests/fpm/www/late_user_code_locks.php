@@ -86,6 +86,16 @@ final class LockingStream
 }
 
 $query = $_GET;
+if ($query['via'] === 'check') {
+    // What the late code configured ended with its request.
+    try {
+        RedisLock::createAndLock('late-check', 5, RedisLock::FAIL_RETURN);
+        echo "RedisLock configured\n";
+    } catch (Throwable $e) {
+        echo "RedisLock not configured\n";
+    }
+    return;
+}
 if ($query['via'] === 'stream') {
     stream_wrapper_register('locking', LockingStream::class);
     $GLOBALS['stream'] = fopen('locking://x', 'w');

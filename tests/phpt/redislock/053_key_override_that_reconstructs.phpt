@@ -1,5 +1,5 @@
 --TEST--
-RedisLock: a key() override that runs the constructor again makes lock() ask for the key anew, so the key and the value always belong to one construction; one that always does so ends at the deadline
+RedisLock: a key() override that runs the constructor again makes lock() ask for the key anew, so the key and the value always belong to one construction; one that always does so gives up after the original's five tries
 --EXTENSIONS--
 nativelock
 igbinary
@@ -36,10 +36,23 @@ class Always extends RedisLock {
         return $key;
     }
 }
+class Once extends RedisLock {
+    public $calls = 0;
+    protected function key() {
+        $key = parent::key();
+        if (++$this->calls === 1) $this->__construct($this->name, 30, $this->failBehavior);
+        return $key;
+    }
+}
+// Asked again once, a lock() that does not wait still tries.
+$once = new Once($first, 30, RedisLock::FAIL_RETURN);
+var_dump($once->lock(), $once->calls);
+$once->release();
+// Asked again as often as the original tries, then given up: also without a deadline.
 $t = microtime(true);
 var_dump((new Always($first, 30, RedisLock::FAIL_RETURN))->lock());
 try {
-    (new Always($first, 30, RedisLock::FAIL_BLOCK))->lock(0.5);
+    (new Always($first, 30, RedisLock::FAIL_BLOCK))->lock(INF);
 } catch (RedisLockFailException $e) {
     echo get_class($e), "\n";
 }
@@ -51,6 +64,8 @@ int(3)
 bool(true)
 int(0)
 int(0)
+bool(true)
+int(2)
 bool(false)
 RedisLockFailException
 ended
