@@ -192,7 +192,7 @@ static PHP_RSHUTDOWN_FUNCTION(nativelock) {
 static ZEND_MODULE_POST_ZEND_DEACTIVATE_D(nativelock) {
     nativelock_sharedlock_post_deactivate();
     // RedisLock's request settings (a setRedis() of that late code) end with the request too.
-    nativelock_redislock_rshutdown();
+    nativelock_redislock_forget_settings();
     NATIVELOCK_G(held_locks) = nullptr;
     return SUCCESS;
 }

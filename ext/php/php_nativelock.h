@@ -79,6 +79,9 @@ void nativelock_filelock_rshutdown();
 void nativelock_filelock_minfo();
 void nativelock_redislock_minit(int module_number);
 void nativelock_redislock_rshutdown();
+// Forgets the request's setRedis() and shutdown notes (also after RSHUTDOWN: user code that
+// ran later may have called setRedis()).
+void nativelock_redislock_forget_settings();
 void nativelock_redislock_gshutdown(zend_nativelock_globals *globals);
 void nativelock_redislock_minfo();
 void nativelock_sharedlock_minit(int module_number);

@@ -57,9 +57,9 @@ zend_string *lock_key(zend_object *object, const LockState &state) {
     return key;
 }
 
-// Reconstructed: a signal handler ran the constructor again during the wait, which gave up
-// its place; the caller starts over with the lock's new name, value and TTL, as the original's
-// next try would have.
+// Reconstructed: the constructor ran again (a signal handler during the wait, which gave up its
+// place, or key()); the caller starts over with the lock's new name, value and TTL, as the
+// original's next try would have.
 enum class LockOutcome { Acquired, NotAcquired, Error, Thrown, Bailout, Reconstructed };
 
 // The lock's TTL as sent to the server: at least 1 s (0 and negative values are a ValueError at
@@ -558,12 +558,18 @@ void nativelock_redislock_rshutdown() {
     // configuration is forgotten. Pooled connections stay for the next request, unless they
     // stood unused for nativelock.pool_idle_timeout (all of them with 0).
     if (NATIVELOCK_G(redislock)) {
+        nativelock_redislock_forget_settings();
         RedisLockGlobals &globals = redislock_globals();
-        globals.params.reset();
-        globals.failed_at_shutdown.clear();
         globals.pool.close_idle();
         globals.subscribers.close_idle();
     }
+}
+
+void nativelock_redislock_forget_settings() {
+    if (!NATIVELOCK_G(redislock)) return;
+    RedisLockGlobals &globals = redislock_globals();
+    globals.params.reset();
+    globals.failed_at_shutdown.clear();
 }
 
 void nativelock_redislock_minfo() {

@@ -94,7 +94,6 @@ void construct(zend_object *object, zval *name, zval *timeout, zval *fail_behavi
         state.value_tag = nativelock::process::current_tag();
         state.timeout = Z_LVAL_P(timeout);
         state.fail = fail;
-        state.constructed = true;
         ++state.constructions;
         value_str = zend_string_init(state.value.data(), state.value.size(), 0);
     } catch (...) {

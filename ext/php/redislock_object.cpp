@@ -142,7 +142,7 @@ bool untrack(LockState &state) {
 
 LockState *constructed_state(zend_object *object) {
     auto &state = state_of(object);
-    if (!state.constructed) {
+    if (state.constructions == 0) {
         zend_throw_error(nullptr, "%s object is not initialized: its constructor was not called",
                          ZSTR_VAL(object->ce->name));
         return nullptr;

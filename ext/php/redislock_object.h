@@ -62,8 +62,8 @@ struct LockState {
     nativelock::process::Tag value_tag;
     long long timeout = 0;
     Fail fail = Fail::Except;
-    bool constructed = false;
-    // Runs of the constructor: a wait notices that a signal handler ran it again.
+    // Runs of the constructor (0: not constructed): lock() notices that a signal handler or
+    // key() ran it again.
     unsigned constructions = 0;
     // While held: where and under which key, and by which process.
     bool held = false;

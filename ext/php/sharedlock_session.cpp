@@ -266,8 +266,7 @@ void nativelock_sharedlock_rshutdown() {
 
 // A request state made after RSHUTDOWN, by user code that ran later (see the module's
 // post_deactivate): its objects (the PDO, exceptions) were freed with the object store and are
-// not touched. Locks on a native session are released; those on a PDO went with its connection
-// (their rows have a holder that is gone, which the next contender takes over).
+// not touched. Locks on a native session are released; lock() takes none through a PDO then.
 void nativelock_sharedlock_post_deactivate() {
     RequestState *state = request_state_if_any();
     NATIVELOCK_G(sharedlock_stashed_previous) = nullptr;
