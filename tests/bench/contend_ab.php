@@ -7,23 +7,7 @@
 // (servers as for bench.php; peers run with the first module loaded, which they do not use).
 require __DIR__ . '/lib/backends.php';
 
-$opt = ['backend' => 'filelock', 'procs' => 8, 'seconds' => 2.0, 'rounds' => 5, 'peers' => ''];
-$modules = [];
-foreach (array_slice($argv, 1) as $a) {
-    if (!preg_match('/^--(\w+)=(.*)$/', $a, $m)) {
-        fwrite(STDERR, "unknown argument $a\n");
-        exit(2);
-    }
-    if ($m[1] === 'module') {
-        [$label, $path] = explode('=', $m[2], 2) + [1 => ''];
-        $modules[$label] = $path;
-    } else {
-        $opt[$m[1]] = $m[2];
-    }
-}
-if ($modules === []) {
-    $modules['built'] = realpath(__DIR__ . '/../../modules/nativelock.so');
-}
+[$opt, $modules] = nlb_ab_args($argv, ['backend' => 'filelock', 'procs' => 8, 'seconds' => 2.0, 'rounds' => 5, 'peers' => '']);
 $peers = array_filter(explode(',', $opt['peers']));
 
 function run_contention(string $module, string $id, int $procs, float $seconds): array
@@ -54,11 +38,6 @@ function run_contention(string $module, string $id, int $procs, float $seconds):
         'lost' => $total - $final];
 }
 
-$median = function (array $xs): float {
-    sort($xs);
-    $n = count($xs);
-    return $n % 2 ? $xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
-};
 $runs = [];
 $first = reset($modules);
 for ($r = 1; $r <= (int) $opt['rounds']; $r++) {
@@ -77,5 +56,5 @@ for ($r = 1; $r <= (int) $opt['rounds']; $r++) {
 }
 echo "\nmedians over {$opt['rounds']} rounds, {$opt['procs']} processes, {$opt['seconds']} s each:\n";
 foreach ($runs as $name => $xs) {
-    printf("  %-28s %7.0f/s\n", $name, $median($xs));
+    printf("  %-28s %7.0f/s\n", $name, nlb_median($xs));
 }

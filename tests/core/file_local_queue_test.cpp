@@ -198,7 +198,7 @@ TEST(LocalQueue, ANewcomerLeavesAPassingPlaceToTheWokenWaiter) {
         EXPECT_EQ(::fcntl(fd, F_OFD_SETLK, &range), 0);
         return fd;
     };
-    const std::uint64_t presence = newcomer.slot() | (std::uint64_t{1} << 62);
+    const std::uint64_t presence = newcomer.slot() + 1;
     int woken = byte_lock(presence, F_RDLCK);
     EXPECT_TRUE(newcomer.others_waiting());
 
@@ -337,6 +337,57 @@ TEST(LocalQueue, OneFileQueuesOnOneSlotHoweverItsPathIsSpelled) {
     EXPECT_NE(plain.slot(), other.slot());
     ::unlink(link.c_str());
     ::rmdir(dir.c_str());
+}
+
+// A directory's identity is kept for a second per thread (a stat() per new Filelock object
+// was a twelfth of the cycle). A directory replaced under its path is noticed after that; the
+// slot only orders waiters, so the second costs fairness, never exclusion. Relative paths,
+// which move with chdir(), are never kept.
+TEST(LocalQueue, AReplacedDirectoryIsQueuedAsTheNewOneWithinASecond) {
+    char tmpl[] = "/tmp/nl-queue-replaced-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    const std::string dir = tmpl, moved = dir + "-old";
+    const std::uint64_t before = LocalQueue(dir + "/x.lock").slot();
+    ASSERT_EQ(::rename(dir.c_str(), moved.c_str()), 0);
+    ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+    const std::uint64_t moved_slot = LocalQueue(moved + "/x.lock").slot();
+    EXPECT_EQ(moved_slot, before) << "the moved directory is the same file";
+    EXPECT_EQ(LocalQueue(dir + "/x.lock").slot(), before)
+        << "the directory's identity was not kept: a stat() per new object";
+    std::this_thread::sleep_for(1100ms);
+    EXPECT_NE(LocalQueue(dir + "/x.lock").slot(), before)
+        << "a directory replaced under its path still queues as the old one after a second";
+
+    char cwd[4096];
+    ASSERT_NE(::getcwd(cwd, sizeof cwd), nullptr);
+    ASSERT_EQ(::chdir(dir.c_str()), 0);
+    const std::uint64_t relative_new = LocalQueue("x.lock").slot();
+    ASSERT_EQ(::chdir(moved.c_str()), 0);
+    const std::uint64_t relative_old = LocalQueue("x.lock").slot();
+    ASSERT_EQ(::chdir(cwd), 0);
+    EXPECT_EQ(relative_new, LocalQueue(dir + "/x.lock").slot());
+    EXPECT_EQ(relative_old, before)
+        << "a relative path was taken for the directory it named before";
+    ::rmdir(dir.c_str());
+    ::rmdir(moved.c_str());
+}
+
+// The place byte is even and the presence byte the one after it: one probe over both.
+TEST(LocalQueue, ThePresenceByteLiesBesideThePlaceByte) {
+    LocalQueue queue(unique_path("beside"));
+    EXPECT_EQ(queue.slot() % 2, 0u);
+    const std::string queue_file = queue_file_of(::geteuid());
+    int fd = ::open(queue_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    ASSERT_GE(fd, 0);
+    struct flock presence {};
+    presence.l_type = F_RDLCK;
+    presence.l_whence = SEEK_SET;
+    presence.l_start = static_cast<off_t>(queue.slot() + 1);
+    presence.l_len = 1;
+    ASSERT_EQ(::fcntl(fd, F_OFD_SETLK, &presence), 0);
+    EXPECT_TRUE(queue.others_waiting());
+    ::close(fd);
+    EXPECT_FALSE(queue.others_waiting());
 }
 
 TEST(LocalQueue, WaitersBecomeHeadInArrivalOrder) {

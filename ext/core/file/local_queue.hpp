@@ -81,9 +81,9 @@ class LocalQueue {
     LocalQueue &operator=(const LocalQueue &) = delete;
     ~LocalQueue() { leave(); }
 
-    // Whether some other process of this host is queued for this lock (two fcntl: the presence
-    // byte, and the place byte that older versions hold alone). A newcomer that finds waiters
-    // joins behind them instead of trying the lock.
+    // Whether some other process of this host is queued for this lock (one fcntl over the
+    // place byte and the presence byte beside it). A newcomer that finds waiters joins behind
+    // them instead of trying the lock.
     bool others_waiting() const;
 
     // Whether the head of this queue became the head less than the barging window ago: a

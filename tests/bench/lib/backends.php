@@ -549,6 +549,40 @@ function nlb_stats(array $xs): array
 }
 
 /** argv of a PHP like this one with the nativelock module under test loaded. */
+/**
+ * The arguments of the interleaved A/B scripts (contend_ab.php, cycle_ab.php): --name=value
+ * options over $defaults, and each --module=label=path in order (none: the built module).
+ * Exits on an argument of another form.
+ */
+function nlb_ab_args(array $argv, array $defaults): array
+{
+    $modules = [];
+    foreach (array_slice($argv, 1) as $a) {
+        if (!preg_match('/^--(\w+)=(.*)$/', $a, $m)) {
+            fwrite(STDERR, "unknown argument $a\n");
+            exit(2);
+        }
+        if ($m[1] === 'module') {
+            [$label, $path] = explode('=', $m[2], 2) + [1 => ''];
+            $modules[$label] = $path;
+        } else {
+            $defaults[$m[1]] = $m[2];
+        }
+    }
+    if ($modules === []) {
+        $modules['built'] = realpath(__DIR__ . '/../../../modules/nativelock.so');
+    }
+    return [$defaults, $modules];
+}
+
+/** The median of a non-empty list of numbers. */
+function nlb_median(array $xs): float
+{
+    sort($xs);
+    $n = count($xs);
+    return $n % 2 ? $xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
+}
+
 function nlb_php_argv(): array
 {
     $argv = [PHP_BINARY];
