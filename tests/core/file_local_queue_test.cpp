@@ -108,7 +108,7 @@ TEST(LocalQueue, FirstComerIsHeadAtOnceAndIsSeenByOthers) {
 std::string queue_file_of(uid_t uid) {
     struct stat st;
     return std::string(::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp") +
-           "/nativelock-queue." + std::to_string(uid);
+           "/nativelock-queue2." + std::to_string(uid);
 }
 
 // No account's uid: the uid tests make and remove its queue file, which a live service's
@@ -343,7 +343,7 @@ TEST(LocalQueue, OneFileQueuesOnOneSlotHoweverItsPathIsSpelled) {
 // was a twelfth of the cycle). A directory replaced under its path is noticed after that; the
 // slot only orders waiters, so the second costs fairness, never exclusion. Relative paths,
 // which move with chdir(), are never kept.
-TEST(LocalQueue, AReplacedDirectoryIsQueuedAsTheNewOneWithinASecond) {
+TEST(LocalQueue, ADirectoryReplacedUnderItsPathIsQueuedAsTheNewOneAfterASecond) {
     char tmpl[] = "/tmp/nl-queue-replaced-XXXXXX";
     ASSERT_NE(mkdtemp(tmpl), nullptr);
     const std::string dir = tmpl, moved = dir + "-old";
@@ -360,11 +360,15 @@ TEST(LocalQueue, AReplacedDirectoryIsQueuedAsTheNewOneWithinASecond) {
 
     char cwd[4096];
     ASSERT_NE(::getcwd(cwd, sizeof cwd), nullptr);
-    ASSERT_EQ(::chdir(dir.c_str()), 0);
-    const std::uint64_t relative_new = LocalQueue("x.lock").slot();
-    ASSERT_EQ(::chdir(moved.c_str()), 0);
-    const std::uint64_t relative_old = LocalQueue("x.lock").slot();
-    ASSERT_EQ(::chdir(cwd), 0);
+    // Never left in the temporary directories, whatever fails below.
+    struct BackTo {
+        const char *cwd;
+        ~BackTo() { (void)::chdir(cwd); }
+    } back_to{cwd};
+    std::uint64_t relative_new = 0, relative_old = 1;
+    if (::chdir(dir.c_str()) == 0) relative_new = LocalQueue("x.lock").slot();
+    if (::chdir(moved.c_str()) == 0) relative_old = LocalQueue("x.lock").slot();
+    EXPECT_EQ(::chdir(cwd), 0);
     EXPECT_EQ(relative_new, LocalQueue(dir + "/x.lock").slot());
     EXPECT_EQ(relative_old, before)
         << "a relative path was taken for the directory it named before";
@@ -388,6 +392,15 @@ TEST(LocalQueue, ThePresenceByteLiesBesideThePlaceByte) {
     EXPECT_TRUE(queue.others_waiting());
     ::close(fd);
     EXPECT_FALSE(queue.others_waiting());
+    // The place byte alone (a head whose presence could not be taken) is seen as well.
+    fd = ::open(queue_file.c_str(), O_RDWR | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    struct flock place = presence;
+    place.l_type = F_WRLCK;
+    place.l_start = static_cast<off_t>(queue.slot());
+    ASSERT_EQ(::fcntl(fd, F_OFD_SETLK, &place), 0);
+    EXPECT_TRUE(queue.others_waiting());
+    ::close(fd);
 }
 
 TEST(LocalQueue, WaitersBecomeHeadInArrivalOrder) {

@@ -70,19 +70,22 @@ constexpr std::size_t kDirectoryIdentities = 4;
 thread_local DirectoryIdentity directory_identities[kDirectoryIdentities];
 thread_local std::size_t next_directory_identity = 0;
 
+// Milliseconds, or -1 where the clock cannot be read (then nothing is kept).
 std::int64_t coarse_now_ms() {
     struct timespec ts;
     // CLOCK_MONOTONIC_COARSE is read in user space (vDSO): no system call to save one.
-    ::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    if (::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) != 0) return -1;
     return static_cast<std::int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
 bool directory_identity(const std::string &dir, dev_t *dev, ino_t *ino) {
-    const bool keep = !dir.empty() && dir[0] == '/';
-    const std::int64_t now = keep ? coarse_now_ms() : 0;
+    const std::int64_t now = !dir.empty() && dir[0] == '/' ? coarse_now_ms() : -1;
+    const bool keep = now >= 0;
     if (keep) {
         for (const DirectoryIdentity &known : directory_identities) {
-            if (known.path == dir && now - known.seen_ms < kDirectoryIdentityMs) {
+            // Bounded below too: a child in a new time namespace may read an earlier clock.
+            if (known.path == dir && now >= known.seen_ms &&
+                now - known.seen_ms < kDirectoryIdentityMs) {
                 *dev = known.dev;
                 *ino = known.ino;
                 return true;
@@ -168,13 +171,16 @@ uid_t current_euid() {
 // lives in memory (/dev/shm) where there is such a directory; its only data is the headship
 // table.
 // Named for the effective uid at each open: a process that changed its uid (posix_setuid())
-// must not create the file of the uid it had.
+// must not create the file of the uid it had. "queue2": builds before 2026-12-08 laid the
+// bytes out otherwise (the presence byte at slot + 2^62); in a file of their own, processes
+// of such a build on the same host (a rolling restart) neither wait behind this layout's
+// presence bytes nor make its newcomers wait for their place: the two do not queue together.
 std::string queue_file_path() {
     static const char *const dir = [] {
         struct stat st;
         return ::stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
     }();
-    return std::string(dir) + "/nativelock-queue." + std::to_string(::geteuid());
+    return std::string(dir) + "/nativelock-queue2." + std::to_string(::geteuid());
 }
 
 // A new open file description of the queue file (each place in the queue needs its own), or
@@ -209,8 +215,9 @@ std::uint64_t monotonic_us() {
            static_cast<std::uint64_t>(now.tv_nsec) / 1000u;
 }
 
+// Slots are even: halved first, so that every word of the table is used.
 off_t headship_offset(std::uint64_t slot) {
-    return static_cast<off_t>(slot % LocalQueue::kHeadshipEntries * sizeof(std::uint64_t));
+    return static_cast<off_t>((slot >> 1) % LocalQueue::kHeadshipEntries * sizeof(std::uint64_t));
 }
 
 std::uint64_t headship_tag(std::uint64_t slot) {

@@ -548,7 +548,6 @@ function nlb_stats(array $xs): array
     return ['n' => $n, 'min' => $xs[0], 'p50' => $pct(0.5), 'p90' => $pct(0.9), 'p99' => $pct(0.99), 'max' => $xs[$n - 1]];
 }
 
-/** argv of a PHP like this one with the nativelock module under test loaded. */
 /**
  * The arguments of the interleaved A/B scripts (contend_ab.php, cycle_ab.php): --name=value
  * options over $defaults, and each --module=label=path in order (none: the built module).
@@ -583,6 +582,7 @@ function nlb_median(array $xs): float
     return $n % 2 ? $xs[intdiv($n, 2)] : ($xs[$n / 2 - 1] + $xs[$n / 2]) / 2;
 }
 
+/** argv of a PHP like this one with the nativelock module under test loaded. */
 function nlb_php_argv(): array
 {
     $argv = [PHP_BINARY];
