@@ -1,7 +1,7 @@
 set terminal svg size 1200,1000 dynamic font "sans,11" background "white"
 set termoption noenhanced
 set output "chart.svg"
-set multiplot layout 2,1 title "nativelock benchmarks, 2026-12-07 23:18 UTC, 2 cores AMD EPYC"
+set multiplot layout 2,1 title "nativelock benchmarks, 2026-12-07 23:39 UTC, 2 cores AMD EPYC"
 set style fill solid 0.85 border -1
 set boxwidth 0.7
 set logscale y
