@@ -273,9 +273,9 @@ void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *retu
         case Fail::Return:
             RETURN_FALSE;
         case Fail::Block:
-            zend_throw_exception_ex(fail_exception_ce, 0,
-                                    "Could not get lock \"%.*s\" after 5 tries.",
-                                    static_cast<int>(state->name.size()), state->name.data());
+            zend_throw_exception_ex(
+                fail_exception_ce, 0, "Could not get lock \"%.*s\" after %d tries.",
+                static_cast<int>(state->name.size()), state->name.data(), kTries);
             return;
     }
 }

@@ -70,42 +70,37 @@ constexpr std::size_t kDirectoryIdentities = 4;
 thread_local DirectoryIdentity directory_identities[kDirectoryIdentities];
 thread_local std::size_t next_directory_identity = 0;
 
-// Milliseconds, or -1 where the clock cannot be read (then nothing is kept).
-std::int64_t coarse_now_ms() {
-    struct timespec ts;
-    // CLOCK_MONOTONIC_COARSE is read in user space (vDSO): no system call to save one.
-    if (::clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) != 0) return -1;
-    return static_cast<std::int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+std::uint64_t monotonic_us() {
+    timespec now;
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<std::uint64_t>(now.tv_sec) * 1000000u +
+           static_cast<std::uint64_t>(now.tv_nsec) / 1000u;
 }
 
 bool directory_identity(const std::string &dir, dev_t *dev, ino_t *ino) {
-    const std::int64_t now = !dir.empty() && dir[0] == '/' ? coarse_now_ms() : -1;
-    const bool keep = now >= 0;
-    if (keep) {
-        for (const DirectoryIdentity &known : directory_identities) {
-            // Bounded below too: a child in a new time namespace may read an earlier clock.
-            if (known.path == dir && now >= known.seen_ms &&
-                now - known.seen_ms < kDirectoryIdentityMs) {
-                *dev = known.dev;
-                *ino = known.ino;
-                return true;
-            }
+    // Absolute paths only: a relative one moves with chdir().
+    DirectoryIdentity *known = nullptr;
+    std::int64_t now = 0;
+    if (!dir.empty() && dir[0] == '/') {
+        now = static_cast<std::int64_t>(monotonic_us() / 1000);
+        for (DirectoryIdentity &entry : directory_identities)
+            if (entry.path == dir) known = &entry;
+        // Bounded below too: a child in a new time namespace may read an earlier clock.
+        if (known && now >= known->seen_ms && now - known->seen_ms < kDirectoryIdentityMs) {
+            *dev = known->dev;
+            *ino = known->ino;
+            return true;
+        }
+        if (!known) {
+            known = &directory_identities[next_directory_identity];
+            next_directory_identity = (next_directory_identity + 1) % kDirectoryIdentities;
         }
     }
     struct stat st;
     if (::stat(dir.c_str(), &st) != 0) return false;
     *dev = st.st_dev;
     *ino = st.st_ino;
-    if (keep) {
-        DirectoryIdentity *slot = nullptr;
-        for (DirectoryIdentity &known : directory_identities)
-            if (known.path == dir) slot = &known;
-        if (!slot) {
-            slot = &directory_identities[next_directory_identity];
-            next_directory_identity = (next_directory_identity + 1) % kDirectoryIdentities;
-        }
-        *slot = DirectoryIdentity{dir, st.st_dev, st.st_ino, now};
-    }
+    if (known) *known = DirectoryIdentity{dir, st.st_dev, st.st_ino, now};
     return true;
 }
 
@@ -207,13 +202,6 @@ int open_queue_file() {
 // never who holds.
 constexpr unsigned kHeadshipTimeBits = 40;
 constexpr std::uint64_t kHeadshipTimeMask = (std::uint64_t{1} << kHeadshipTimeBits) - 1;
-
-std::uint64_t monotonic_us() {
-    timespec now;
-    ::clock_gettime(CLOCK_MONOTONIC, &now);
-    return static_cast<std::uint64_t>(now.tv_sec) * 1000000u +
-           static_cast<std::uint64_t>(now.tv_nsec) / 1000u;
-}
 
 // Slots are even: halved first, so that every word of the table is used.
 off_t headship_offset(std::uint64_t slot) {
