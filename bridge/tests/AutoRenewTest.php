@@ -4,7 +4,9 @@ declare(strict_types=1);
 
 namespace Nativelock\Bridge\Tests;
 
+use malkusch\lock\exception\ExecutionOutsideLockException;
 use Nativelock\Bridge\Laravel\NativeLockStore;
+use Nativelock\Bridge\PhpLock\RedisMutex;
 use Nativelock\Bridge\Symfony\MysqlStore;
 use Nativelock\Bridge\Symfony\RedisStore;
 use Nativelock\RedisBackend;
@@ -68,6 +70,24 @@ final class AutoRenewTest extends BridgeTestCase
         $other = $store->lock($name, 1);
         $this->assertTrue($other->get());
         $other->release();
+    }
+
+    public function testPhpLockCodeRunningPastItsTimeoutUnderARenewedLockKeepsItsResult(): void
+    {
+        // RedisMutex's timeout is also the time the code may run under the lock; with the lock
+        // renewed meanwhile, running longer is not "outside the lock" (until 2026-12-08 it threw
+        // ExecutionOutsideLockException and the result was lost).
+        $this->requireRedis();
+        $mutex = new RedisMutex(self::redisDsn(), self::uniqueName('phplock-renew'), 1);
+        $this->assertSame('done', $mutex->synchronized(function () {
+            usleep(2_200_000);
+
+            return 'done';
+        }));
+        ini_set('nativelock.auto_renew', '0');
+        $mutex = new RedisMutex(self::redisDsn(), self::uniqueName('phplock-unrenewed'), 1);
+        $this->expectException(ExecutionOutsideLockException::class);
+        $mutex->synchronized(fn () => usleep(2_200_000));
     }
 
     public function testDetachedLocksLiveByTheirTtl(): void

@@ -396,6 +396,26 @@ final class LaravelLockTest extends BridgeTestCase
         $this->assertFileDoesNotExist($dir.'/'.$name.'.lock');
     }
 
+    public function testFileKeysThatFilelockWouldWriteAlikeAreDistinctLocks(): void
+    {
+        // Filelock writes every byte outside [A-Za-z0-9_] as "_": until 2026-12-08 "x:report"
+        // and "x_report" were one lock file, and forceRelease() of one freed the other's holder.
+        $dir = self::lockDir();
+        $store = new NativeLockStore(new FileBackend($dir));
+        $base = self::uniqueName('file-alike');
+        $colon = $store->lock($base.':report', 10);
+        $this->assertTrue($colon->get());
+        $underscore = $store->lock($base.'_report', 10);
+        $this->assertTrue($underscore->get(), 'another name is another lock');
+        $this->assertTrue($underscore->release());
+        $store->lock($base.'_report')->forceRelease();
+        $this->assertFalse($store->lock($base.':report', 10)->get(), 'forceRelease() of another name left it held');
+        $store->lock($base.':report')->forceRelease();
+        $again = $store->lock($base.':report', 10);
+        $this->assertTrue($again->get(), 'forceRelease() of the name freed it');
+        $this->assertTrue($again->release());
+    }
+
     public function testFileBackendTakesLongNames(): void
     {
         $dir = self::lockDir();

@@ -9,6 +9,7 @@ use Nativelock\Bridge\Symfony\MysqlStore;
 use Nativelock\Bridge\Symfony\RedisStore;
 use Symfony\Component\Lock\Exception\InvalidArgumentException;
 use Symfony\Component\Lock\Exception\InvalidTtlException;
+use Symfony\Component\Lock\Exception\LockAcquiringException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Exception\UnserializableKeyException;
@@ -83,6 +84,26 @@ final class SymfonyStoresTest extends BridgeTestCase
         $this->assertFalse($lock->isAcquired());
         $this->assertTrue($other->acquire(true));
         $other->release();
+    }
+
+    /**
+     * A resource the backend cannot take (Redis and MySQL refuse an empty name) is the
+     * component's exception, which Lock wraps (LockAcquiringException); until 2026-12-08 it was
+     * a \ValueError, which escaped Lock::acquire().
+     *
+     * @dataProvider stores
+     */
+    public function testAnEmptyResourceIsTheComponentsException(string $kind): void
+    {
+        $lock = (new LockFactory($this->store($kind)))->createLock('');
+        try {
+            $acquired = $lock->acquire();
+            $this->assertSame('filelock', $kind, 'only the file store names every resource');
+            $this->assertTrue($acquired);
+            $lock->release();
+        } catch (LockAcquiringException $e) {
+            $this->assertInstanceOf(InvalidArgumentException::class, $e->getPrevious());
+        }
     }
 
     /** @dataProvider stores */

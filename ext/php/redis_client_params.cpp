@@ -14,8 +14,10 @@ extern "C" {
 #include "ext/standard/url.h"
 }
 
+#include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace nativelock::php::redislock {
 
@@ -80,16 +82,34 @@ zend_string *scalar_string(zval *zv) {
     return nullptr;
 }
 
-bool scalar_long(zval *zv, zend_long *out) {
+// An integer setting of a client object (`what`: "port", "database"). Strings and floats
+// must hold a whole number in range: converting NAN, INF, 2**64 or "abc" would give 0 or a
+// wrapped value, a lock silently kept on another server or database. False for anything else
+// (null: unset), and with a ValueError pending for a number that is not one.
+bool scalar_long(zval *zv, zend_long *out, const char *what) {
     ZVAL_DEREF(zv);
     if (Z_TYPE_P(zv) == IS_LONG) {
         *out = Z_LVAL_P(zv);
         return true;
     }
-    if (Z_TYPE_P(zv) == IS_STRING || Z_TYPE_P(zv) == IS_DOUBLE) {
-        *out = zval_get_long(zv);
+    double d = 0;
+    zend_uchar type = 0;
+    if (Z_TYPE_P(zv) == IS_DOUBLE) {
+        d = Z_DVAL_P(zv);
+        type = IS_DOUBLE;
+    } else if (Z_TYPE_P(zv) == IS_STRING) {
+        type = is_numeric_string(Z_STRVAL_P(zv), Z_STRLEN_P(zv), out, &d, false);
+        if (type == IS_LONG) return true;
+    } else {
+        return false;
+    }
+    // Range before conversion: 2**53 is far past any port or database number.
+    constexpr double kLimit = 9007199254740992.0;
+    if (type == IS_DOUBLE && d == std::trunc(d) && d > -kLimit && d < kLimit) {
+        *out = static_cast<zend_long>(d);
         return true;
     }
+    zend_value_error("RedisLock::setRedis(): the client's %s must be a whole number", what);
     return false;
 }
 
@@ -182,17 +202,18 @@ bool gather_credis(zend_object *object, RawParams &raw) {
         if (!credis_field(object, scope, prop, getter, &v)) return false;
         store(&v);
         zval_ptr_dtor(&v);
-        return true;
+        return !EG(exception);
     };
     bool ok =
         read("host", "getHost", [&](zval *v) { raw.host = scalar_string(v); }) &&
         read("port", "getPort",
              [&](zval *v) {
                  // Credis keeps port null for a unix socket.
-                 if (!scalar_long(v, &raw.port)) raw.port = -1;
+                 if (!scalar_long(v, &raw.port, "port")) raw.port = -1;
              }) &&
         read("scheme", nullptr, [&](zval *v) { raw.scheme = scalar_string(v); }) &&
-        read("selectedDb", "getSelectedDb", [&](zval *v) { scalar_long(v, &raw.database); }) &&
+        read("selectedDb", "getSelectedDb",
+             [&](zval *v) { scalar_long(v, &raw.database, "database"); }) &&
         read("persistent", "getPersistence", [&](zval *v) { raw.persistent = scalar_string(v); }) &&
         read("authUsername", nullptr, [&](zval *v) { raw.username = scalar_string(v); }) &&
         read("authPassword", nullptr, [&](zval *v) { raw.password = scalar_string(v); }) &&
@@ -215,10 +236,11 @@ bool gather_phpredis(zend_object *object, RawParams &raw) {
     raw.host = zend_string_copy(Z_STR(v));
     zval_ptr_dtor(&v);
     move_socket_path_out_of_host(raw);
-    if (call_getter(object, "getPort", &v)) scalar_long(&v, &raw.port);
+    if (call_getter(object, "getPort", &v)) scalar_long(&v, &raw.port, "port");
     zval_ptr_dtor(&v);
     ZVAL_UNDEF(&v);
-    if (call_getter(object, "getDbNum", &v)) scalar_long(&v, &raw.database);
+    if (!EG(exception) && call_getter(object, "getDbNum", &v))
+        scalar_long(&v, &raw.database, "database");
     zval_ptr_dtor(&v);
     ZVAL_UNDEF(&v);
     if (call_getter(object, "getAuth", &v)) {
@@ -280,10 +302,11 @@ bool gather_predis(zend_object *object, RawParams &raw) {
     bool ok = predis_field(p, "scheme", &v);
     if (ok) raw.scheme = scalar_string(&v), zval_ptr_dtor(&v);
     if (ok && (ok = predis_field(p, "host", &v))) raw.host = scalar_string(&v), zval_ptr_dtor(&v);
-    if (ok && (ok = predis_field(p, "port", &v))) scalar_long(&v, &raw.port), zval_ptr_dtor(&v);
+    if (ok && (ok = predis_field(p, "port", &v)))
+        scalar_long(&v, &raw.port, "port"), zval_ptr_dtor(&v);
     if (ok && (ok = predis_field(p, "path", &v))) raw.path = scalar_string(&v), zval_ptr_dtor(&v);
     if (ok && (ok = predis_field(p, "database", &v)))
-        scalar_long(&v, &raw.database), zval_ptr_dtor(&v);
+        scalar_long(&v, &raw.database, "database"), zval_ptr_dtor(&v);
     if (ok && (ok = predis_field(p, "username", &v)))
         raw.username = scalar_string(&v), zval_ptr_dtor(&v);
     if (ok && (ok = predis_field(p, "password", &v)))
@@ -392,21 +415,59 @@ std::shared_ptr<const redis::ConnectionParams> params_from_zval(zval *redis, con
 // Parses a client object or URI into the request's parameters. Returns false with a PHP
 // exception pending on failure.
 bool configure_from(zval *redis) {
+    ZVAL_DEREF(redis);
     auto params = params_from_zval(redis, "RedisLock::setRedis(): Argument #1 ($redis)");
     if (!params) return false;
-    redislock_globals().params = std::move(params);
-    return true;
+    RedisLockGlobals &globals = redislock_globals();
+    globals.params = std::move(params);
+    zend_object *previous = std::exchange(globals.source_object, nullptr);
+    globals.source_uri.clear();
+    if (Z_TYPE_P(redis) == IS_OBJECT) {
+        globals.source_object = Z_OBJ_P(redis);
+        GC_ADDREF(globals.source_object);
+    } else {
+        globals.source_uri.assign(Z_STRVAL_P(redis), Z_STRLEN_P(redis));
+    }
+    // Last: freeing the client given before may run its destructor (user code).
+    if (previous) OBJ_RELEASE(previous);
+    return !EG(exception);
 }
 
-// ensureRedisIsSet(): the parameters of this request, parsed lazily from RedisLock::$redis
-// if a subclass assigned it directly. Throws the original's plain Exception when unset.
-bool ensure_redis() {
+void forget_source(bool release_object) {
     RedisLockGlobals *globals = NATIVELOCK_G(redislock);
-    if (globals && globals->params) return true;
+    if (!globals) return;
+    zend_object *object = std::exchange(globals->source_object, nullptr);
+    // At request end the object store frees what nobody holds: only our reference is dropped,
+    // so no destructor runs from here. After the store was freed there is nothing to drop.
+    if (object && release_object) GC_DELREF(object);
+    globals->source_uri.clear();
+}
+
+namespace {
+
+bool is_source(const RedisLockGlobals &globals, const zval *stored) {
+    if (Z_TYPE_P(stored) == IS_OBJECT) return Z_OBJ_P(stored) == globals.source_object;
+    return !globals.source_object && Z_TYPE_P(stored) == IS_STRING &&
+           globals.source_uri == std::string_view(Z_STRVAL_P(stored), Z_STRLEN_P(stored));
+}
+
+}  // namespace
+
+// ensureRedisIsSet(): the parameters of this request, parsed from RedisLock::$redis whenever
+// it holds something other than what they came from (the gist's setRedis(), and subclasses
+// that override it, only assign the property). Throws the original's plain Exception when the
+// property is empty, as the original does, whatever was set before.
+bool ensure_redis() {
     zval *stored = zend_read_static_property(lock_ce, "redis", sizeof("redis") - 1, 1);
-    if (stored && zend_is_true(stored)) return configure_from(stored);
-    zend_throw_exception(zend_ce_exception, "You must call setRedis() before using redis locks", 0);
-    return false;
+    if (stored) ZVAL_DEREF(stored);
+    if (!stored || !zend_is_true(stored)) {
+        zend_throw_exception(zend_ce_exception, "You must call setRedis() before using redis locks",
+                             0);
+        return false;
+    }
+    RedisLockGlobals *globals = NATIVELOCK_G(redislock);
+    if (globals && globals->params && is_source(*globals, stored)) return true;
+    return configure_from(stored);
 }
 
 }  // namespace nativelock::php::redislock

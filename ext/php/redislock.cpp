@@ -558,6 +558,7 @@ void nativelock_redislock_rshutdown() {
     // configuration is forgotten. Pooled connections stay for the next request, unless they
     // stood unused for nativelock.pool_idle_timeout (all of them with 0).
     if (NATIVELOCK_G(redislock)) {
+        forget_source(true);  // before the object store is freed
         nativelock_redislock_forget_settings();
         RedisLockGlobals &globals = redislock_globals();
         globals.pool.close_idle();
@@ -569,6 +570,8 @@ void nativelock_redislock_forget_settings() {
     if (!NATIVELOCK_G(redislock)) return;
     RedisLockGlobals &globals = redislock_globals();
     globals.params.reset();
+    // Late code's setRedis() (post-deactivate): its object went with the object store.
+    forget_source(false);
     globals.failed_at_shutdown.clear();
 }
 

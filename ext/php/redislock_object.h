@@ -36,6 +36,11 @@ struct RedisLockGlobals {
     redis::SubscriberPool subscribers;
     // What setRedis() gave in this request (forgotten at request end).
     std::shared_ptr<const redis::ConnectionParams> params;
+    // What `params` were parsed from, so that a later assignment to RedisLock::$redis (the
+    // gist's own setRedis() is just that) is noticed and parsed anew: the client object, kept
+    // referenced so that no other object can take its place and address, or the URI.
+    zend_object *source_object = nullptr;
+    std::string source_uri;
     // Request-end release: an endpoint that already failed to connect is not retried for
     // every other held lock.
     std::string failed_at_shutdown;
@@ -166,6 +171,9 @@ bool configure_from(zval *redis);
 // nullptr with a PHP exception pending on failure. `what` names the argument in a TypeError.
 std::shared_ptr<const redis::ConnectionParams> params_from_zval(zval *redis, const char *what);
 bool ensure_redis();
+// Forgets what the request's parameters were parsed from; `release_object`: drops the
+// reference to the client object (false once the object store was freed).
+void forget_source(bool release_object);
 
 // lock() natively (redislock.cpp), for createAndLock(): sets return_value or throws.
 void do_lock(zend_object *object, bool has_max_wait, double max_wait, zval *return_value);

@@ -528,7 +528,12 @@ ZEND_METHOD(ItsMieger_MySqlSharedLocks_SharedLockHandle, setAutoRenew) {
                           : st().held_via_pdo
                               ? "Auto-renewal needs the native driver "
                                 "(nativelock.sharedlock_driver=native and configureConnection())"
-                              : nullptr;
+                          // The table keeps whole seconds: a TTL under half a second is 0, a
+                          // lock that is expired as it is taken; there is nothing to keep alive.
+                          : held->ttl < 1 ? "Auto-renewal needs a TTL of at least 1 second (the "
+                                            "table keeps whole seconds; this lock's rounds to 0 "
+                                            "or less)"
+                                          : nullptr;
     if (refusal) {
         throw_lock_exception(ce_exception, name, nullptr, refusal, nullptr);
         RETURN_THROWS();

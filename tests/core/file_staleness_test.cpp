@@ -72,6 +72,20 @@ TEST(FileStaleness, ReusedPidIsDead) {
     EXPECT_EQ(judge(facts(ours(77, 4200)), me(), probe), Verdict::Dead);
 }
 
+TEST(FileStaleness, AStartTimeOneTickOffIsTheSameProcess) {
+    // Read in another time namespace, a start time is taken back to one clock to within the
+    // kernel's rounding: one tick either way is the holder itself, two are another process.
+    FakeProbe probe;
+    for (std::uint64_t seen : {4199u, 4201u}) {
+        probe.processes[77] = seen;
+        EXPECT_EQ(judge(facts(ours(77, 4200)), me(), probe), Verdict::Alive) << seen;
+    }
+    for (std::uint64_t seen : {4198u, 4202u}) {
+        probe.processes[77] = seen;
+        EXPECT_EQ(judge(facts(ours(77, 4200)), me(), probe), Verdict::Dead) << seen;
+    }
+}
+
 TEST(FileStaleness, OtherHostIsNeverJudged) {
     FakeProbe probe;
     auto r = ours(77, 4200);

@@ -4,11 +4,15 @@
 // holder died at that moment).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include "common/process.hpp"
@@ -66,4 +70,65 @@ TEST(ProcessLook, AZombieDoesNotExist) {
 TEST(ProcessLook, NoProcessForAnInvalidPid) {
     EXPECT_FALSE(process::look(0).exists);
     EXPECT_FALSE(process::look(-1).exists);
+}
+
+// A process in a time namespace of its own (unshare -T, a container restored by CRIU) sees
+// every start time and btime shifted by its namespace's boot-time offset. Both are taken back
+// to one clock, so the start time a holder records is the one any other process reads for it
+// (to within a tick), and a running holder is never judged dead for it.
+TEST(ProcessLook, StartTimesAgreeAcrossTimeNamespaces) {
+    int to_parent[2];
+    ASSERT_EQ(pipe(to_parent), 0);
+    const pid_t middle = fork();
+    ASSERT_GE(middle, 0);
+    if (middle == 0) {
+        // unshare(CLONE_NEWTIME) places the children made after it in the new namespace; the
+        // offsets can be set until the first one is made.
+        long long report[3] = {-1, 0, 0};  // -1: no time namespaces here
+        if (unshare(0x00000080 /* CLONE_NEWTIME */) == 0) {
+            const int fd = open("/proc/self/timens_offsets", O_WRONLY);
+            const char offsets[] = "boottime 100000 0";
+            if (fd >= 0 && write(fd, offsets, sizeof offsets - 1) > 0) {
+                int from_inner[2];
+                if (pipe(from_inner) == 0) {
+                    const pid_t inner = fork();
+                    if (inner == 0) {
+                        long long seen[2] = {
+                            static_cast<long long>(process::start_ticks(getpid()).value_or(0)),
+                            process::boot_time().value_or(0)};
+                        (void)!write(from_inner[1], seen, sizeof seen);
+                        pause();
+                        _exit(0);
+                    }
+                    long long seen[2] = {0, 0};
+                    if (inner > 0 && read(from_inner[0], seen, sizeof seen) == sizeof seen) {
+                        report[0] = inner;
+                        report[1] = seen[0];
+                        report[2] = seen[1];
+                    }
+                }
+            }
+        }
+        (void)!write(to_parent[1], report, sizeof report);
+        pause();  // until the test ends it, with the inner child still running
+        _exit(0);
+    }
+    close(to_parent[1]);
+    long long report[3] = {-1, 0, 0};
+    const bool got = read(to_parent[0], report, sizeof report) == sizeof report;
+    std::optional<std::uint64_t> outside;
+    if (got && report[0] > 0) outside = process::start_ticks(static_cast<pid_t>(report[0]));
+    const auto our_boot = process::boot_time();
+    if (got && report[0] > 0) kill(static_cast<pid_t>(report[0]), SIGKILL);
+    kill(middle, SIGKILL);
+    waitpid(middle, nullptr, 0);
+    close(to_parent[0]);
+    ASSERT_TRUE(got);
+    if (report[0] <= 0) GTEST_SKIP() << "no time namespaces (kernel < 5.6, or not permitted)";
+    ASSERT_TRUE(outside.has_value());
+    const long long inside = report[1];
+    EXPECT_LE(std::llabs(static_cast<long long>(*outside) - inside), 1)
+        << "outside " << *outside << ", inside " << inside;
+    ASSERT_TRUE(our_boot.has_value());
+    EXPECT_LE(std::llabs(*our_boot - report[2]), 1);
 }

@@ -320,6 +320,22 @@ TEST(RedisClientSettings, DatabaseAndPersistentId) {
     EXPECT_EQ(p.persistent_id, "worker-1");
     c.database = -1;
     EXPECT_THROW(params_from_client(c), InvalidArgument);
+    c.database = (1LL << 31) - 1;
+    EXPECT_EQ(params_from_client(c).database, (1LL << 31) - 1);
+    c.database = 1LL << 31;  // no server has it: refused, not truncated on the way to SELECT
+    EXPECT_THROW(params_from_client(c), InvalidArgument);
+}
+
+TEST(RedisClientSettings, NulByteInHostOrSocketPathRefused) {
+    // A C string ends at the NUL: the lock would go to "127.0.0.1", not the host named.
+    ClientSettings c;
+    c.host = std::string("127.0.0.1\0.evil", 15);
+    EXPECT_THROW(params_from_client(c), InvalidArgument);
+    c.host.reset();
+    c.unix_path = std::string("/run/redis.sock\0x", 17);
+    EXPECT_THROW(params_from_client(c), InvalidArgument);
+    c.unix_path = "/run/redis.sock";
+    EXPECT_EQ(params_from_client(c).unix_path, "/run/redis.sock");
 }
 
 TEST(RedisClientSettings, TlsSchemesRejected) {

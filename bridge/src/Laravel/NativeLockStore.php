@@ -147,9 +147,13 @@ class NativeLockStore implements Store, LockProvider
         }
 
         $key = $this->clientPrefix.$this->prefix.$name;
-        if ($this->backend instanceof FileBackend && \strlen($key) > self::MAX_FILE_KEY_BYTES) {
-            // A lock file's name has room for 217 bytes: longer keys (ShouldBeUnique job keys
-            // can be) become a readable prefix and a hash of the whole key.
+        if ($this->backend instanceof FileBackend && '' !== $key // NativeLock refuses an empty one
+            && (\strlen($key) > self::MAX_FILE_KEY_BYTES || 1 !== preg_match('/^\w+$/D', $key))) {
+            // Filelock names the file after the key with every other byte than [A-Za-z0-9_] as
+            // "_": "a:b" and "a_b" would be one lock file, and forceRelease() of one would free
+            // the other's holder. And a lock file's name has room for 217 bytes (ShouldBeUnique
+            // job keys can be longer). Such keys become a readable prefix and a hash of the
+            // whole key (until 2026-12-08 only the long ones did).
             $hash = rtrim(strtr(base64_encode(hash('sha256', $key, true)), '+/', '-_'), '=');
 
             return substr($key, 0, 64).'~'.$hash;

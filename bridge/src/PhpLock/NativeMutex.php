@@ -16,8 +16,8 @@ use Nativelock\LockException;
 /**
  * A php-lock/lock mutex on nativelock: lock() waits natively up to $timeout seconds (woken by the
  * release, no back-off sleeps) and throws TimeoutException after it; unlock() throws
- * ExecutionOutsideLockException when the code ran longer than the lease (as SpinlockMutex does),
- * LockReleaseException when the lock was lost. A lock still held is released at request end even
+ * ExecutionOutsideLockException when the code ran longer than the lease (as SpinlockMutex does)
+ * unless auto-renewal kept the lock alive meanwhile, LockReleaseException when the lock was lost. A lock still held is released at request end even
  * after a fatal error, and a forked child never releases its parent's lock. Nested
  * synchronized() on the same object: as the stock mutex of the same backend. MySQLMutex's
  * GET_LOCK is re-entrant per session, so MysqlMutex re-enters (the inner block runs; only the
@@ -99,12 +99,15 @@ abstract class NativeMutex extends LockMutex
         $this->holder = 0;
         $this->depth = 0;
         $elapsed = microtime(true) - $this->acquired;
+        // Kept alive by the renewal thread (nativelock.auto_renew) and never found lost: the
+        // code ran under the lock however long it took, which the release then confirms.
+        $renewed = $this->lock->isAutoRenewed();
         try {
             $released = $this->lock->release();
         } catch (LockException $e) {
             throw new LockReleaseException(sprintf('Failed to release the lock: %s', $e->getMessage()), 0, $e);
         }
-        if (null !== $this->lease && $elapsed > $this->leaseLimit()) {
+        if (null !== $this->lease && $elapsed > $this->leaseLimit() && !($renewed && $released)) {
             throw ExecutionOutsideLockException::create($elapsed, $this->leaseLimit());
         }
         if (!$released) {

@@ -8,6 +8,7 @@ use Nativelock\Backend;
 use Nativelock\Lock;
 use Nativelock\LockException;
 use Nativelock\NotSupportedException;
+use Symfony\Component\Lock\Exception\InvalidArgumentException;
 use Symfony\Component\Lock\Exception\LockConflictedException;
 use Symfony\Component\Lock\Exception\LockExpiredException;
 use Symfony\Component\Lock\Exception\LockStorageException;
@@ -137,7 +138,14 @@ trait NativeStoreTrait
                     break;
                 }
             }
-            $lock = new Lock($this->backend, $this->lockName($key), $token);
+            try {
+                $lock = new Lock($this->backend, $this->lockName($key), $token);
+            } catch (\ValueError $e) {
+                // A name the backend cannot take (empty; past Redis' 512 MB): an exception of
+                // the component, which Lock wraps as it does the store's others (an \Error
+                // would escape it).
+                throw new InvalidArgumentException(sprintf('The "%s" lock cannot be stored: %s', $key, $e->getMessage()), 0, $e);
+            }
             $this->locks[$key] = $lock;
             if (null === $token) {
                 $this->drawnTokens ??= new \WeakMap();

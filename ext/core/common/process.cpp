@@ -76,6 +76,35 @@ unsigned long identity_forks = 0;
 }  // namespace
 
 namespace {
+// The boot-time offset of this process's time namespace (0 outside one, and on kernels without
+// them), in nanoseconds. /proc/PID/stat's start times and /proc/stat's btime are shown shifted
+// by the *reader's* offset, so a holder's recorded start time read from another time namespace
+// (unshare -T, a container restored by CRIU) differed from what it wrote, and the live holder
+// was judged dead. Start times and btime are taken back to the initial namespace's clock.
+std::int64_t boottime_offset_ns() {
+    static std::atomic<pid_t> read_in{0};
+    static std::atomic<std::int64_t> offset{0};
+    const pid_t pid = current_pid();  // a forked child may live in its parent's new namespace
+    if (read_in.load(std::memory_order_acquire) == pid)
+        return offset.load(std::memory_order_relaxed);
+    std::int64_t ns = 0;
+    if (auto text = read_proc_file("/proc/self/timens_offsets")) {
+        std::istringstream lines(*text);
+        std::string clock;
+        long long seconds = 0, nanoseconds = 0;
+        while (lines >> clock >> seconds >> nanoseconds) {
+            // CLOCK_BOOTTIME is 7; the kernel prints its name.
+            if ((clock == "boottime" || clock == "7") && seconds > -(1LL << 32) &&
+                seconds < (1LL << 32)) {
+                ns = seconds * 1000000000LL + nanoseconds;
+            }
+        }
+    }
+    offset.store(ns, std::memory_order_relaxed);
+    read_in.store(pid, std::memory_order_release);
+    return ns;
+}
+
 // The state (field 3) and start time (field 22) of /proc/PID/stat, if it can be read.
 struct StatFields {
     char state = '?';
@@ -101,7 +130,11 @@ std::optional<StatFields> read_stat(pid_t pid) {
         if (!(rest >> field)) return fields;
     }
     try {
-        fields.start_ticks = std::stoull(field);
+        // On the initial time namespace's clock (see boottime_offset_ns()). The floor of the
+        // kernel's division can leave one tick of difference between namespaces.
+        const auto shown = static_cast<std::int64_t>(std::stoull(field));
+        const std::int64_t shift = boottime_offset_ns() / (1000000000LL / ticks_per_second());
+        fields.start_ticks = static_cast<std::uint64_t>(shown > shift ? shown - shift : 0);
     } catch (...) {
         // not a number: the start time stays unknown, as for a line cut short
     }
@@ -141,7 +174,9 @@ std::optional<std::int64_t> boot_time() {
     while (in >> key) {
         if (key == "btime") {
             std::int64_t value = 0;
-            if (in >> value) return value;
+            // Shown less the reader's time-namespace offset: the wall-clock boot time is that
+            // plus it (file times are compared with it).
+            if (in >> value) return value + boottime_offset_ns() / 1000000000LL;
             return std::nullopt;
         }
         in.ignore(1 << 20, '\n');

@@ -540,10 +540,11 @@ bool LockFile::break_if_dead(Contention *contention) {
     }
     // Breakers of this inode serialize on its flock; whoever gets it first and still finds the
     // same inode at the path removes it. The dead owner cannot unlink it, and a later owner's
-    // file is a different inode (ours is kept allocated by our open descriptor).
-    while (::flock(fd.get(), LOCK_EX) != 0) {
-        if (errno != EINTR) return false;  // no flock here (ENOLCK): never break unsafely
-    }
+    // file is a different inode (ours is kept allocated by our open descriptor). Not waited
+    // for: a breaker stopped between its flock and its unlink (SIGSTOP, a frozen cgroup), or
+    // any other flock on the file, would hold every try_lock() and deadline on the host. Busy
+    // means another process is breaking it: taken, for now, and a waiter hears the removal.
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) return false;  // also ENOLCK: never unsafely
     struct stat at_path;
     if (::lstat(path_.c_str(), &at_path) != 0) return errno == ENOENT;
     if (at_path.st_dev != st.st_dev || at_path.st_ino != st.st_ino) return true;

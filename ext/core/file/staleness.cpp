@@ -58,7 +58,12 @@ Verdict judge_identified(const HolderFacts &facts, const OwnerRecord &record,
     const process::Liveness seen = probe.look(static_cast<pid_t>(*record.pid));
     if (!seen.exists) return Verdict::Dead;
     if (record.start_ticks) {
-        if (seen.start_ticks && *seen.start_ticks != *record.start_ticks) return Verdict::Dead;
+        // One tick of slack: start times read in different time namespaces are taken back to
+        // one clock, to within the kernel's rounding (process::start_ticks()). A reused pid
+        // would need the pid space to wrap within those 10 ms.
+        if (seen.start_ticks && (*seen.start_ticks > *record.start_ticks + 1 ||
+                                 *record.start_ticks > *seen.start_ticks + 1))
+            return Verdict::Dead;
         return Verdict::Alive;
     }
     return started_after(seen.start_ticks, facts.file_mtime, probe) ? Verdict::Dead

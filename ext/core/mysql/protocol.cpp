@@ -19,7 +19,14 @@ namespace {
 
 constexpr unsigned kErDupEntry = 1062;
 constexpr unsigned kErKeyNotFound = 1032;
-constexpr unsigned kErDataOutOfRange = 1690;  // ER_DATA_OUT_OF_RANGE: `~0 + 1`
+constexpr unsigned kErDataOutOfRange = 1690;           // ER_DATA_OUT_OF_RANGE: `~0 + 1`
+constexpr unsigned kErCantAggregateCollations = 1267;  // ER_CANT_AGGREGATE_2COLLATIONS
+
+bool is_ascii(const std::string &s) {
+    for (unsigned char c : s)
+        if (c >= 0x80) return false;
+    return true;
+}
 
 bool needs_repair(const SqlError &e) {
     return e.code() == kErKeyNotFound ||
@@ -819,6 +826,7 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
     if (name_length(name) > kMaxNameChars)
         throw InvalidArgument("Lock name \"" + name +
                               "\" is longer than 64 characters (MySQL limit)");
+    if (!is_ascii(name)) refuse_unstorable_name(name);
     auto check_interrupt = [&] { throw_if_interrupted(interrupted); };
     WaitMemory scratch;
     if (lock_queued(name, deadline, ttl, interrupted, memory ? *memory : scratch) ==
@@ -936,6 +944,23 @@ void Protocol::lock(const std::string &name, const Deadline &deadline, long long
     }
 }
 
+// A strict sql_mode refuses the INSERT of a name the table's character set cannot hold; a
+// non-strict one stores it mangled ('?') with a warning, and every later statement that looks
+// for the row fails (illegal mix of collations): a lock that no release could ever end. The
+// comparison fails in either mode, so it is asked before anything is taken (names outside
+// ASCII only: those within it are stored as sent by every character set MySQL has).
+void Protocol::refuse_unstorable_name(const std::string &name) {
+    try {
+        run("SELECT 1 FROM " + q_table_ + " WHERE " + q_name_ + " = ? LIMIT 0", {Param::str(name)},
+            true, true);
+    } catch (const SqlError &e) {
+        if (e.code() != kErCantAggregateCollations) throw;
+        throw SqlError(e.code(), e.sqlstate(),
+                       "Lock name cannot be stored in the lock table's character set: " +
+                           std::string(e.what()));
+    }
+}
+
 bool Protocol::unlock(const std::string &name) {
     return delete_own_row(name, false);
 }
@@ -984,11 +1009,15 @@ bool Protocol::release_at_end(const std::string &name) {
 // Deleting our row and releasing GET_LOCK in one statement: the MyISAM table lock keeps a woken
 // waiter's INSERT out until the row is gone. When the row is not ours (any more), whatever
 // GET_LOCK levels the session holds for the name are let go, as the package does.
+// The row is matched by the table's collation (case and trailing spaces ignored), GET_LOCK by
+// the server's lock names: the row goes only with a GET_LOCK of this very spelling that the
+// session holds. Otherwise unlock('a') would delete the row of a held 'A' and leave its
+// GET_LOCK, a holder without a row, which a waiter takes for a dead one and KILLs the session.
 bool Protocol::delete_own_row(const std::string &name, bool only_if_acquired) {
     Result r = run("DELETE FROM " + q_table_ + " WHERE " + q_name_ + " = ? AND " + q_conn_ +
                        " = connection_id() AND " + (only_if_acquired ? q_acquired_ + " AND " : "") +
-                       "IFNULL(RELEASE_LOCK(?), 0) >= 0",
-                   {Param::str(name), Param::str(name)});
+                       "IS_USED_LOCK(?) = connection_id() AND IFNULL(RELEASE_LOCK(?), 0) >= 0",
+                   {Param::str(name), Param::str(name), Param::str(name)});
     if (r.affected == 1) return true;
     for (int i = 0; i < 1000; ++i) {
         Result rel = run("SELECT RELEASE_LOCK(?)", {Param::str(name)});

@@ -157,6 +157,7 @@ class Protocol {
     bool still_holds(const std::string &name, long long victim);
     void kill_session(long long victim);
     bool delete_own_row(const std::string &name, bool only_if_acquired);
+    void refuse_unstorable_name(const std::string &name);
     // True once GET_LOCK is ours; false if our row was taken meanwhile (nothing is held).
     bool take_get_lock_owning_row(const std::string &name, bool took_over, const Deadline &deadline,
                                   const std::function<void()> &check_interrupt);

@@ -249,8 +249,17 @@ ConnectionParams params_from_client(const ClientSettings &client) {
         throw InvalidArgument(
             "RedisLock::setRedis(): TLS connections are not supported (hiredis 0.14 has no TLS)");
     }
-    if (client.database < 0) {
-        throw InvalidArgument("RedisLock::setRedis(): the database number must be >= 0");
+    if (client.database < 0 || client.database >= (1LL << 31)) {
+        throw InvalidArgument("RedisLock::setRedis(): the database number must be >= 0 and < 2^31");
+    }
+    // A C string ends at the first NUL: "127.0.0.1\0.evil" would connect to 127.0.0.1.
+    const auto has_nul = [](const std::optional<std::string> &s) {
+        return s && s->find('\0') != std::string::npos;
+    };
+    if (has_nul(client.host) || has_nul(client.unix_path)) {
+        throw InvalidArgument(
+            "RedisLock::setRedis(): the client's host or socket path contains a "
+            "NUL byte");
     }
     ConnectionParams p;
     if (client.unix_path) {

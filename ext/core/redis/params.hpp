@@ -56,7 +56,7 @@ struct ClientSettings {
     std::optional<std::string> host;       // empty or unset: 127.0.0.1
     std::optional<std::string> unix_path;  // set (even empty): a unix socket, host/port ignored
     long long port = 6379;                 // 0 or less: 6379; past 65535: refused
-    long long database = 0;                // must be >= 0
+    long long database = 0;                // must be >= 0 and < 2^31
     std::optional<std::string> username;   // used only with a non-empty password
     std::optional<std::string> password;   // unset or empty: no AUTH
     std::optional<std::string> persistent_id;
@@ -64,7 +64,8 @@ struct ClientSettings {
 
 // The parameters a client's settings stand for ("localhost" becomes 127.0.0.1, as the
 // original's clients resolve it over TCP). Throws InvalidArgument for TLS schemes (tls, ssl,
-// rediss, tlsv*: hiredis 0.14 has no TLS), a port past 65535 and a negative database.
+// rediss, tlsv*: hiredis 0.14 has no TLS), a port past 65535, a database outside [0, 2^31) and
+// a host or socket path with a NUL byte.
 ConnectionParams params_from_client(const ClientSettings &client);
 
 // Sets the timeouts: the client's own where it gave one (> 0), else the defaults (the INI

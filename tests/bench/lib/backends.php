@@ -459,7 +459,7 @@ class NlbPdoWireFloor extends NlbBackend
         $this->acquire = $pdo->prepare('INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) '
             . 'VALUES (?, unix_timestamp(), 30, connection_id(), IF(GET_LOCK(?, 0) = 1, true, ~0 + 1))');
         $this->release = $pdo->prepare('DELETE FROM shared_locks WHERE name = ? AND connection_id = connection_id() '
-            . 'AND IFNULL(RELEASE_LOCK(?), 0) >= 0');
+            . 'AND IS_USED_LOCK(?) = connection_id() AND IFNULL(RELEASE_LOCK(?), 0) >= 0');
         $this->wait = $pdo->prepare('SELECT GET_LOCK(?, 10)');
         $this->claim = $pdo->prepare('INSERT INTO shared_locks (name, created, ttl, connection_id, lock_acquired) '
             . 'VALUES (?, unix_timestamp(), 30, connection_id(), true)');
@@ -484,7 +484,7 @@ class NlbPdoWireFloor extends NlbBackend
     }
     public function release($h): void
     {
-        $this->release->execute([$h, $h]);
+        $this->release->execute([$h, $h, $h]);
         if ($this->release->rowCount() !== 1) throw new RuntimeException('wire floor: row not deleted');
     }
 }
