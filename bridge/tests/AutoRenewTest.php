@@ -78,16 +78,16 @@ final class AutoRenewTest extends BridgeTestCase
         // renewed meanwhile, running longer is not "outside the lock" (until 2026-12-08 it threw
         // ExecutionOutsideLockException and the result was lost).
         $this->requireRedis();
-        $mutex = new RedisMutex(self::redisDsn(), self::uniqueName('phplock-renew'), 1);
+        $mutex = new RedisMutex(self::redisDsn(), self::uniqueName('phplock-renew'), 2);
         $this->assertSame('done', $mutex->synchronized(function () {
-            usleep(2_200_000);
+            usleep(3_500_000);
 
             return 'done';
         }));
         ini_set('nativelock.auto_renew', '0');
         $mutex = new RedisMutex(self::redisDsn(), self::uniqueName('phplock-unrenewed'), 1);
         $this->expectException(ExecutionOutsideLockException::class);
-        $mutex->synchronized(fn () => usleep(2_200_000));
+        $mutex->synchronized(fn () => usleep(1_500_000));
     }
 
     public function testDetachedLocksLiveByTheirTtl(): void

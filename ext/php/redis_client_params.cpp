@@ -467,7 +467,13 @@ bool ensure_redis() {
     }
     RedisLockGlobals *globals = NATIVELOCK_G(redislock);
     if (globals && globals->params && is_source(*globals, stored)) return true;
-    return configure_from(stored);
+    // A copy of our own: reading a client calls its getters (user code), which may assign the
+    // property and free the object in it while it is being read.
+    zval client;
+    ZVAL_COPY(&client, stored);
+    const bool ok = configure_from(&client);
+    zval_ptr_dtor(&client);
+    return ok && !EG(exception);
 }
 
 }  // namespace nativelock::php::redislock

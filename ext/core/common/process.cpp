@@ -133,7 +133,10 @@ std::optional<StatFields> read_stat(pid_t pid) {
         // On the initial time namespace's clock (see boottime_offset_ns()). The floor of the
         // kernel's division can leave one tick of difference between namespaces.
         const auto shown = static_cast<std::int64_t>(std::stoull(field));
-        const std::int64_t shift = boottime_offset_ns() / (1000000000LL / ticks_per_second());
+        // Floored, for offsets of either sign: every reading then lands on S or S + 1.
+        const std::int64_t tick_ns = 1000000000LL / ticks_per_second();
+        const std::int64_t offset = boottime_offset_ns();
+        const std::int64_t shift = offset / tick_ns - (offset % tick_ns < 0 ? 1 : 0);
         fields.start_ticks = static_cast<std::uint64_t>(shown > shift ? shown - shift : 0);
     } catch (...) {
         // not a number: the start time stays unknown, as for a line cut short

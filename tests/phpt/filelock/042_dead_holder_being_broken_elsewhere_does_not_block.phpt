@@ -15,33 +15,14 @@ $dir = nl_lockdir();
 Filelock::$lockpath = $dir;
 $name = 'q042_' . getmypid();
 $file = $dir . $name . '.lock';
-function die_holding(string $name): void
-{
-    $pid = pcntl_fork();
-    if ($pid === 0) {
-        (new Filelock($name))->try_lock();
-        posix_kill(getmypid(), SIGKILL);
-    }
-    pcntl_waitpid($pid, $status);
-}
-function flock_elsewhere(string $file, float $seconds): int
-{
-    $ready = tempnam(sys_get_temp_dir(), 'q042');
-    unlink($ready);
-    $pid = pcntl_fork();
-    if ($pid === 0) {
-        $fh = fopen($file, 'r');
-        flock($fh, LOCK_EX);
-        touch($ready);
-        usleep((int) ($seconds * 1e6));
-        exit(0);
-    }
-    while (!file_exists($ready)) usleep(10000);
-    unlink($ready);
-    return $pid;
-}
-die_holding($name);
-$other = flock_elsewhere($file, 4.0);
+// Children are spawned PHP processes (not forks): they run natively under valgrind too.
+// A holder that dies holding (SIGKILL: no release).
+[$code] = nl_run('Filelock::$lockpath = ' . var_export($dir, true) . '; (new Filelock('
+    . var_export($name, true) . '))->try_lock(); posix_kill(getmypid(), SIGKILL);');
+echo 'the holder died holding: ', file_exists($file) ? 'yes' : 'no', "\n";
+// Another process holds the flock of the dead holder's file, as a breaker stopped there does.
+$other = nl_spawn('$fh = fopen(' . var_export($file, true) . ', "r"); flock($fh, LOCK_EX); echo "ready\n"; sleep(60);', [], $pipes);
+echo 'the other process: ', nl_read_line($pipes[1]), "\n";
 $lock = new Filelock($name);
 $t = microtime(true);
 $rc = $lock->try_lock();
@@ -56,14 +37,16 @@ $took = microtime(true) - $t;
 printf("lock(1.5): %d, %s\n", $rc, $took < 3.0 ? 'by its deadline' : "after $took s");
 echo 'the handler ran ', $handled && $handled - $t < 1.6 ? 'during the wait' : 'late or never', "\n";
 // Once the other process lets go, the dead holder's lock is broken and taken.
-pcntl_waitpid($other, $status);
-$t = microtime(true);
+proc_terminate($other, 9);
+proc_close($other);
 $rc = $lock->lock(5.0);
 printf("after the flock is gone, lock(5.0): %d\n", $rc);
 $lock->unlock();
 var_dump(file_exists($file));
 ?>
 --EXPECT--
+the holder died holding: yes
+the other process: ready
 try_lock(): -1, at once
 lock(1.5): -1, by its deadline
 the handler ran during the wait

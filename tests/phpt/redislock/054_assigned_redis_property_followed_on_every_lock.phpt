@@ -59,6 +59,30 @@ try {
 } catch (Exception $e) {
     echo "null: ", $e->getMessage(), "\n";
 }
+// A client whose getter (user code, run while it is read) empties the property: the object
+// being read stays alive until it has been read, and the emptied property then throws.
+class EmptyingRedis extends Redis
+{
+    public function getHost(): string|false
+    {
+        TenantLock::setRedis(null);
+        return parent::getHost();
+    }
+}
+$client = new EmptyingRedis();
+$client->connect(nl_redis_host(), nl_redis_port());
+TenantLock::setRedis($client);
+unset($client);
+$l = TenantLock::createAndLock($name, 5);
+echo "locked through what the property held when asked: ", $where(), "\n";
+try {
+    $l->release();
+} catch (Exception $e) {
+    echo "release() with the property empty, as the original's: ", $e->getMessage(), "\n";
+}
+TenantLock::setRedis(nl_redis_uri(3));
+$l->release();
+echo "released where it was taken, once set again: ", $where(), "\n";
 // The native setRedis() still works after all that.
 RedisLock::setRedis(nl_redis_uri(0));
 RedisLock::createAndLock($name, 5)->release();
@@ -72,4 +96,7 @@ a client object for db 0: db0 1, db3 0
 another for db 3: db0 0, db3 1
 port 1: RedisLockConnectionException
 null: You must call setRedis() before using redis locks
+locked through what the property held when asked: db0 1, db3 0
+release() with the property empty, as the original's: You must call setRedis() before using redis locks
+released where it was taken, once set again: db0 0, db3 0
 ok
